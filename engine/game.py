@@ -1,0 +1,228 @@
+"""A game in progress: a ruleset, its state, the seats and the command log.
+
+``new_game`` and ``load_game`` are the engine's public entry points. The state after command n is a
+pure function of (ruleset, content version, options, seed, scripted dice) and the first n commands,
+so :meth:`Game.replay` rebuilds it exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine import canonical
+from engine.core import Command, Decision, Event, Outcome
+from engine.dice import Rng
+from engine.errors import GameOver, NotYourTurn, RuleError, SetupError
+from engine.ruleset import GameState, Ruleset, SetupOptions, find_ruleset
+from engine.scene import Scene
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One accepted command: the seat that played it and its canonical text."""
+
+    seat: str
+    text: str
+
+
+class Game:
+    """One game. Use :func:`new_game` or :func:`load_game` to make one."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        setup: SetupOptions,
+        seed: int,
+        dice: list[int],
+        state: GameState,
+        log: list[LogEntry] | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.setup_options = setup
+        self.seed = seed
+        self.dice = list(dice)
+        self.state = state
+        self.log: list[LogEntry] = list(log or [])
+
+    # -- who acts ----------------------------------------------------------------------------------
+    @property
+    def seats(self) -> dict[str, str | None]:
+        """Seat name to the member who holds it (None: a bot seat)."""
+        return self.setup_options.seats
+
+    @property
+    def scenario(self) -> str:
+        """The scenario id this game was created with."""
+        return self.setup_options.scenario
+
+    def bot_seats(self) -> list[str]:
+        """The seats the game itself plays."""
+        return [s for s, who in self.seats.items() if who is None]
+
+    def awaiting(self) -> list[Decision]:
+        """The open decisions (empty once the game is over)."""
+        if self.outcome is not None:
+            return []
+        return self.ruleset.awaiting(self.state)
+
+    def seats_to_act(self) -> set[str]:
+        """Every seat that has an open decision."""
+        return {seat for d in self.awaiting() for seat in d.seats}
+
+    def legal_commands(self, seat: str) -> list[Command]:
+        """Every command ``seat`` may play now."""
+        if self.outcome is not None:
+            return []
+        return self.ruleset.legal_commands(self.state, seat)
+
+    # -- acting ------------------------------------------------------------------------------------
+    def parse(self, seat: str, text: str) -> Command:
+        """Check ``text`` for ``seat`` and return the canonical command. Raises RuleError; changes nothing."""
+        if seat not in self.seats:
+            raise NotYourTurn(f"'{seat}' is not a seat in this game (seats: {', '.join(self.seats)}).")
+        if self.outcome is not None:
+            raise GameOver(f"The game is over: {self.outcome.reason}")
+        if not text or not text.strip():
+            raise RuleError("Type a command; the list of legal commands shows what you can do now.")
+        return self.ruleset.parse(self.state, seat, " ".join(text.split()))
+
+    def apply(self, seat: str, text: str | Command) -> list[Event]:
+        """Play a command for ``seat`` and return what happened.
+
+        Raises a RuleError subclass (NotYourTurn, IllegalCommand, UnknownCommand, GameOver...) naming
+        the rule when it is refused; a refused command changes nothing.
+        """
+        command = self.parse(seat, text.text if isinstance(text, Command) else text)
+        events = self.ruleset.execute(self.state, seat, command)
+        self.log.append(LogEntry(seat, command.text))
+        return events
+
+    def bot_command(self, seat: str) -> Command:
+        """The command the game's own policy plays for ``seat`` now. Raises NotYourTurn if it has none."""
+        from engine.ai import choose_command
+
+        return choose_command(self, seat)
+
+    def play_bots(self, limit: int = 10_000) -> list[tuple[str, Command, list[Event]]]:
+        """Play every decision that belongs only to bot seats until a human must act or the game ends.
+
+        Returns (seat, command, events) for each command played.
+        """
+        played: list[tuple[str, Command, list[Event]]] = []
+        bots = set(self.bot_seats())
+        while bots and len(played) < limit:
+            pending = [s for d in self.awaiting() for s in sorted(d.seats) if s in bots]
+            if not pending:
+                break
+            seat = pending[0]
+            command = self.bot_command(seat)
+            played.append((seat, command, self.apply(seat, command)))
+        return played
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """None while the game runs; the result once it is over."""
+        return self.ruleset.outcome(self.state)
+
+    # -- what may be seen ----------------------------------------------------------------------------
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may know."""
+        return self.ruleset.view(self.state, seat)
+
+    def scene(self, seat: str | None = None) -> Scene:
+        """The board image's description for ``seat`` (None: a spectator)."""
+        return self.ruleset.scene(self.state, seat)
+
+    def text_board(self, seat: str | None = None) -> str:
+        """A plain-text board for terminals."""
+        return self.ruleset.text_board(self.state, seat)
+
+    # -- persistence ---------------------------------------------------------------------------------
+    def to_data(self) -> dict[str, Any]:
+        """The whole game as JSON-ready data: header, log and the current state."""
+        return {
+            "schema": SCHEMA_VERSION,
+            "ruleset": self.ruleset.id,
+            "content_version": self.ruleset.content_version,
+            "scenario": self.setup_options.scenario,
+            "seats": dict(self.setup_options.seats),
+            "options": self.setup_options.options,
+            "seed": self.seed,
+            "dice": list(self.dice),
+            "log": [[e.seat, e.text] for e in self.log],
+            "state": self.state.to_data(),
+        }
+
+    def to_json(self) -> str:
+        """Canonical JSON of :meth:`to_data`."""
+        return canonical.dumps(self.to_data())
+
+    def replay(self, upto: int | None = None) -> Game:
+        """A new game built from this one's header, with its log (the first ``upto`` commands) replayed."""
+        fresh = new_game(
+            self.ruleset.id,
+            scenario=self.setup_options.scenario,
+            seats=dict(self.seats),
+            seed=self.seed,
+            dice=list(self.dice),
+            options=dict(self.setup_options.options),
+        )
+        for entry in self.log[:upto]:
+            fresh.apply(entry.seat, entry.text)
+        return fresh
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def new_game(
+    ruleset: str,
+    *,
+    scenario: str | None = None,
+    seats: dict[str, str | None] | None = None,
+    seed: int = 0,
+    dice: list[int] | None = None,
+    options: dict[str, Any] | None = None,
+) -> Game:
+    """Create a game of ``ruleset``.
+
+    ``seats`` maps seat names to member ids (None: played by the game); missing seats are bot seats.
+    ``dice`` are die results served before the seeded generator's (for tests). Raises SetupError for an
+    unknown ruleset, scenario, seat or option.
+    """
+    rs = find_ruleset(ruleset)
+    given = dict(seats or {})
+    unknown = [s for s in given if s not in rs.seats]
+    if unknown:
+        raise SetupError(f"{rs.name} has no seat {', '.join(unknown)} (seats: {', '.join(rs.seats)}).")
+    if rs.min_seats:
+        chosen = {s: given[s] for s in rs.seats if s in given}
+        if len(chosen) < rs.min_seats:
+            raise SetupError(f"{rs.name} needs at least {rs.min_seats} seats.")
+    else:
+        chosen = {s: given.get(s) for s in rs.seats}
+    info = rs.scenario(scenario)
+    setup = SetupOptions(scenario=info.id, seats=chosen, options=dict(options or {}))
+    rng = Rng(seed=seed, script=list(dice or []))
+    state = rs.setup(setup, rng)
+    return Game(rs, setup, seed, list(dice or []), state)
+
+
+def load_game(text: str | dict[str, Any]) -> Game:
+    """Rebuild a game from :meth:`Game.to_json` output (or its data). Raises SetupError if unreadable."""
+    data = canonical.loads(text) if isinstance(text, str) else text
+    try:
+        rs = find_ruleset(data["ruleset"])
+        setup = SetupOptions(scenario=data["scenario"], seats=dict(data["seats"]), options=dict(data["options"]))
+        state = rs.load_state(data["state"])
+        log = [LogEntry(seat, cmd) for seat, cmd in data["log"]]
+        return Game(rs, setup, int(data["seed"]), list(data["dice"]), state, log)
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, SetupError):
+            raise
+        raise SetupError(f"This saved game cannot be read ({exc!r}).") from exc

@@ -1,0 +1,126 @@
+"""The Ruleset base class and the registry the bot builds its choices from.
+
+A ruleset is stateless: it holds rules and content, and works on a state object it creates. Like
+python-chess's variants, each game is a subclass registered by id.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from engine.core import Command, Decision, Event, Outcome, ScenarioInfo
+from engine.dice import Rng
+from engine.errors import SetupError
+from engine.scene import Scene
+
+
+class GameState(Protocol):
+    """What every ruleset's state offers the engine: its generator and JSON-ready data."""
+
+    rng: Rng
+
+    def to_data(self) -> dict[str, Any]:
+        """The state as JSON-ready data (the generator included)."""
+        ...
+
+
+@dataclass(frozen=True)
+class SetupOptions:
+    """What a new game is created from, besides the seed: scenario, seats and ruleset options."""
+
+    scenario: str
+    seats: dict[str, str | None]
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+class Ruleset(ABC):
+    """Rules and content of one game. Subclasses set the class attributes and implement the hooks."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    seats: ClassVar[tuple[str, ...]]
+    content_version: ClassVar[str] = "1"
+    min_seats: ClassVar[int] = 0  # 0: all of ``seats`` are required
+    summary: ClassVar[str] = ""
+
+    @abstractmethod
+    def scenarios(self) -> list[ScenarioInfo]:
+        """The scenarios a new game may use, the default first."""
+
+    @abstractmethod
+    def setup(self, options: SetupOptions, rng: Rng) -> GameState:
+        """A fresh state for these options. Raises SetupError for options the ruleset does not offer."""
+
+    @abstractmethod
+    def load_state(self, data: dict[str, Any]) -> GameState:
+        """Rebuild a state from its ``to_data()``. Raises KeyError/ValueError on malformed data."""
+
+    @abstractmethod
+    def awaiting(self, state: Any) -> list[Decision]:
+        """The open decisions: who must act now and how. Empty once the game is over."""
+
+    @abstractmethod
+    def legal_commands(self, state: Any, seat: str) -> list[Command]:
+        """Every command ``seat`` may play now (empty when nothing is theirs to do)."""
+
+    @abstractmethod
+    def parse(self, state: Any, seat: str, text: str) -> Command:
+        """Check ``text`` for ``seat`` against the rules and return its canonical Command.
+
+        Raises a RuleError subclass naming the rule when the command is refused. Never mutates.
+        """
+
+    @abstractmethod
+    def execute(self, state: Any, seat: str, command: Command) -> list[Event]:
+        """Play a command that :meth:`parse` accepted; mutates ``state``; returns the narration."""
+
+    @abstractmethod
+    def outcome(self, state: Any) -> Outcome | None:
+        """None while the game runs; the result once it is over."""
+
+    @abstractmethod
+    def view(self, state: Any, seat: str | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may know, as JSON-ready data. No hidden information."""
+
+    @abstractmethod
+    def scene(self, state: Any, seat: str | None) -> Scene:
+        """The board image's description for ``seat`` (None: a spectator), built from its view."""
+
+    def text_board(self, state: Any, seat: str | None) -> str:
+        """A plain-text board for terminals; defaults to the view's summary."""
+        return str(self.view(state, seat).get("summary", ""))
+
+    def help_topics(self) -> dict[str, str]:
+        """Short rules help, topic name to text, in the project's own words."""
+        return {}
+
+    def scenario(self, scenario_id: str | None) -> ScenarioInfo:
+        """The scenario with this id (None: the default). Raises SetupError if there is none."""
+        infos = self.scenarios()
+        if scenario_id is None:
+            return infos[0]
+        for info in infos:
+            if info.id == scenario_id.strip().lower():
+                return info
+        names = ", ".join(i.id for i in infos)
+        raise SetupError(f"{self.name} has no scenario '{scenario_id}'. Choose one of: {names}.")
+
+
+RULESETS: dict[str, Ruleset] = {}
+
+
+def register(ruleset: type[Ruleset]) -> type[Ruleset]:
+    """Class decorator: add an instance of ``ruleset`` to :data:`RULESETS` under its id."""
+    RULESETS[ruleset.id] = ruleset()
+    return ruleset
+
+
+def find_ruleset(name: str) -> Ruleset:
+    """The ruleset whose id or name matches ``name`` (case-insensitive). Raises SetupError if none."""
+    key = name.strip().lower()
+    for rs in RULESETS.values():
+        if key in (rs.id, rs.name.lower()):
+            return rs
+    raise SetupError(f"There is no game called '{name}'. Available: {', '.join(sorted(RULESETS))}.")

@@ -1,0 +1,3 @@
+"""Every ruleset, imported here so the registry is filled when ``engine`` is imported."""
+
+from engine.rulesets import escape  # noqa: F401
