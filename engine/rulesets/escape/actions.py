@@ -1,0 +1,1084 @@
+"""ESCAPE commands: checking (never mutates), playing (trusts a checked command), and listing.
+
+Grammar (unit = character id or name, sq = square like c4, edge = two squares like c4|c5):
+setup ``crate sq``, ``objective sq``, ``equipment sq``, ``deploy unit sq``; turn ``first resistance|isc``,
+``relocate unit sq``, ``switch edge``, ``blackout room``; activation ``activate unit``, ``enter unit sq``,
+``move unit sq``, ``open unit edge``, ``close unit edge``, ``drop unit sq``, ``give unit ally``,
+``leave unit``, ``take unit token``, ``reveal unit token``, ``attack unit target``, ``shoot unit target``,
+``throw unit target``, ``grenade unit sq``, ``hack unit edge|target``, ``drill unit edge``, ``medkit unit``,
+``datadisk unit mvt|cbt|int``, ``drugs unit``, ``token move|combat unit``, ``radio unit ally``, ``end``;
+answers ``dodge [token|shield]``, ``no-dodge``, ``countermeasure``, ``no-countermeasure``, ``reroll``,
+``keep``, ``push sq``, ``no-push``, ``pull sq``; any time ``react dodge|countermeasure|reroll POLICY``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.core import Command, Event
+from engine.errors import IllegalCommand, NotYourTurn, RuleError, UnknownCommand
+from engine.geometry.square import Cell, cell_name, chebyshev, edge_key, edge_name, in_periphery, is_adjacent
+from engine.rulesets.escape import rules as R
+from engine.rulesets.escape.board import EdgeKind
+from engine.rulesets.escape.content import CRATE_POWER, CRATE_RANGE, FACTION_NAMES, items, profiles
+from engine.rulesets.escape.state import CBT, INT, MVT, EscapeState, Unit
+
+UNIT_VERBS = (
+    "activate", "enter", "move", "open", "close", "drop", "give", "leave", "take", "reveal", "attack", "shoot",
+    "throw", "grenade", "hack", "drill", "medkit", "datadisk", "drugs", "radio",
+)  # fmt: skip
+ALL_VERBS = UNIT_VERBS + (
+    "crate", "objective", "equipment", "deploy", "first", "relocate", "switch", "blackout", "token", "end",
+    "dodge", "no-dodge", "countermeasure", "no-countermeasure", "reroll", "keep", "push", "no-push", "pull", "react",
+)  # fmt: skip
+
+Checker = Callable[[EscapeState, str, list[str]], Command]
+
+
+def _args(args: list[str], n: int, usage: str) -> None:
+    if len(args) != n:
+        raise IllegalCommand(f"Usage: {usage}")
+
+
+def whose_turn_text(st: EscapeState) -> str:
+    """A sentence saying who must act now."""
+    w = R.waiting(st)
+    if w is None:
+        return "The game is over."
+    seat, mode, unit = w
+    who = FACTION_NAMES[seat]
+    if mode == "activation":
+        if unit:
+            return f"It is the {who}'s activation ({R.name(st.units[unit])} is active)."
+        return f"It is the {who}'s turn to activate a character."
+    if mode == "dodge":
+        return f"The {who} must decide whether {R.name(st.units[unit])} dodges."
+    if mode == "countermeasure":
+        return f"The {who} must decide whether {R.name(st.units[unit])} attempts a counter-measure."
+    if mode == "reroll":
+        return f"The {who} may re-roll a die first."
+    return f"The {who} must answer first ({mode})."
+
+
+# -- check ---------------------------------------------------------------------------------------------
+
+
+def check(st: EscapeState, seat: str, text: str) -> Command:
+    """Parse and check ``text`` for ``seat``. Raises a RuleError naming the rule; never mutates."""
+    words = text.strip().lower().split()
+    if not words:
+        raise UnknownCommand("Type a command, for example 'move ashton c5' or 'end'.")
+    verb, args = words[0], words[1:]
+    if verb not in ALL_VERBS:
+        raise UnknownCommand(f"'{words[0]}' is not an ESCAPE command. Commands: {', '.join(sorted(ALL_VERBS))}.")
+    if verb == "react":
+        return check_react(args)
+    w = R.waiting(st)
+    if w is None:
+        raise NotYourTurn("The game is over.")
+    wseat, mode, unit = w
+    if wseat != seat:
+        raise NotYourTurn(f"Not your turn: {whose_turn_text(st)}")
+    handler = MODE_CHECKS[mode]
+    return handler(st, seat, [verb, *args])
+
+
+def check_react(args: list[str]) -> Command:
+    if len(args) != 2 or args[0] not in R.POLICY_KINDS or args[1] not in R.POLICY_KINDS[args[0]]:
+        opts = "; ".join(f"react {k} {'|'.join(v)}" for k, v in R.POLICY_KINDS.items())
+        raise IllegalCommand(f"Standing answers are set with: {opts}.")
+    return Command("react", (args[0], args[1]), f"Always answer {args[0]} with '{args[1]}'")
+
+
+def check_reroll(st: EscapeState, seat: str, words: list[str]) -> Command:
+    if words == ["reroll"]:
+        return Command("reroll", (), "Re-roll this die")
+    if words == ["keep"]:
+        return Command("keep", (), "Keep this die")
+    raise IllegalCommand("A die was just rolled: answer 'reroll' or 'keep'.")
+
+
+def check_dodge(st: EscapeState, seat: str, words: list[str]) -> Command:
+    f = st.stack[-1]
+    tgt = next(x for x in f["targets"] if x["id"] == f["asking"])
+    opts = R.dodge_options(st, f, tgt)
+    u = R.name(st.units[tgt["id"]])
+    if words == ["no-dodge"]:
+        return Command("no-dodge", (), f"{u} does not dodge")
+    if words[0] == "dodge" and len(words) <= 2:
+        how = {"dodge": "cbt", "token": "token", "shield": "shield"}.get(words[-1])
+        if how is None or (len(words) == 1 and how != "cbt"):
+            raise IllegalCommand("Answer 'dodge', 'dodge token', 'dodge shield' or 'no-dodge'.")
+        if how not in opts:
+            if how == "cbt":
+                raise IllegalCommand(f"{u} has no Combat actions left this turn to dodge with.")
+            if how == "token":
+                raise IllegalCommand("Only a Resistance character with no Combat action left may dodge with a Revolution token, and one must be available.")
+            raise IllegalCommand(f"{u} carries no Improvised shield.")
+        label = {"cbt": f"{u} dodges (1 Combat action)", "token": f"{u} dodges with a Revolution token",
+                 "shield": f"{u} discards the shield for a free dodge"}[how]  # fmt: skip
+        return Command("dodge", () if how == "cbt" else (how,), label)
+    raise IllegalCommand("An attack is coming: answer 'dodge', 'dodge token', 'dodge shield' or 'no-dodge'.")
+
+
+def check_cm(st: EscapeState, seat: str, words: list[str]) -> Command:
+    u = R.name(st.units[st.stack[-1]["asking"]])
+    if words == ["countermeasure"]:
+        return Command("countermeasure", (), f"{u} attempts a counter-measure (1 Intellect action)")
+    if words == ["no-countermeasure"]:
+        return Command("no-countermeasure", (), f"{u} lets the hack roll")
+    raise IllegalCommand("A hack is coming: answer 'countermeasure' or 'no-countermeasure'.")
+
+
+def check_push(st: EscapeState, seat: str, words: list[str]) -> Command:
+    f = st.stack[-1]
+    if words == ["no-push"]:
+        return Command("no-push", (), "Do not push")
+    if words[0] == "push" and len(words) == 2:
+        c = cell_name(R.cell_arg(st, words[1]))
+        if c not in f["cells"]:
+            raise IllegalCommand(f"Digging arm pushes to a free square on the far side: {', '.join(f['cells'])}.")
+        return Command("push", (c,), f"Push {R.name(st.units[f['push']])} to {c}")
+    raise IllegalCommand(f"Digging arm: answer 'push <square>' ({', '.join(f['cells'])}) or 'no-push'.")
+
+
+def check_pull(st: EscapeState, seat: str, words: list[str]) -> Command:
+    f = st.stack[-1]
+    if words[0] == "pull" and len(words) == 2:
+        c = cell_name(R.cell_arg(st, words[1]))
+        if c not in f["cells"]:
+            raise IllegalCommand(f"Attraction pulls the target to a free square next to the puller: {', '.join(f['cells'])}.")
+        return Command("pull", (c,), f"Pull {R.name(st.units[f['target']])} to {c}")
+    raise IllegalCommand(f"Attraction worked: answer 'pull <square>' ({', '.join(f['cells'])}).")
+
+
+def check_place(st: EscapeState, seat: str, words: list[str]) -> Command:
+    kind = {"crates": "crate", "objectives": "objective", "equipment": "equipment"}[st.phase]
+    if words[0] != kind or len(words) != 2:
+        raise IllegalCommand(f"Setup: place a {kind} token with '{kind} <square>' in a room.")
+    c = R.cell_arg(st, words[1])
+    b = R.board(st)
+    letter = b.room_of(c)
+    if letter is None:
+        raise IllegalCommand(f"{cell_name(c)} is in a corridor; tokens are placed in rooms.")
+    limit = 2 if kind == "equipment" else 1
+    if R.room_token_count(st, letter, kind) >= limit:
+        raise IllegalCommand(f"The {b.room_names[letter]} already holds {limit} {kind} token{'s' if limit > 1 else ''}, the most a room may have.")
+    return Command(kind, (cell_name(c),), f"Place a {kind} in the {b.room_names[letter]} ({cell_name(c)})")
+
+
+def check_deploy(st: EscapeState, seat: str, words: list[str]) -> Command:
+    if words[0] != "deploy" or len(words) != 3:
+        raise IllegalCommand("Setup: place a character with 'deploy <character> <square>'.")
+    u = R.find_unit(st, words[1], seat=seat)
+    if u.status != "reserve":
+        raise IllegalCommand(f"{R.name(u)} is already on the board.")
+    c = R.cell_arg(st, words[2])
+    room = R.scen(st).deploy[seat]["room"]
+    if R.board(st).cell_room[c] != room:
+        raise IllegalCommand(f"Position deployment: the {FACTION_NAMES[seat]} deploys in the {R.room_name(st, room)}.")
+    if c in R.occupancy(st):
+        raise IllegalCommand(f"{cell_name(c)} is occupied.")
+    return Command("deploy", (u.id, cell_name(c)), f"Deploy {R.name(u)} on {cell_name(c)}")
+
+
+def check_event(st: EscapeState, seat: str, words: list[str]) -> Command:
+    verb = {3: "relocate", 9: "switch", 10: "blackout"}[st.event]
+    if words[0] != verb:
+        raise IllegalCommand(f"Random event {st.event} first: {R.EVENTS[st.event]} (use '{verb} ...').")
+    if verb == "relocate":
+        _args(words, 3, "relocate <I.S.C. character> <square>")
+        u = R.find_unit(st, words[1], seat="isc")
+        if u.status != "board":
+            raise IllegalCommand(f"{R.name(u)} is not on the board.")
+        c = R.cell_arg(st, words[2])
+        if c in R.occupancy(st):
+            raise IllegalCommand(f"{cell_name(c)} is occupied; the Celestial Order moves to a free square.")
+        return Command("relocate", (u.id, cell_name(c)), f"Move {R.name(u)} to {cell_name(c)}")
+    if verb == "switch":
+        _args(words, 2, "switch <door edge, like c4|c5>")
+        k = R.edge_arg(st, words[1])
+        if k not in st.doors:
+            raise IllegalCommand(f"There is no door on {edge_name(*k)}.")
+        return Command("switch", (edge_name(*k),), f"{'Close' if st.doors[k].open else 'Open'} the door {edge_name(*k)}")
+    _args(words, 2, "blackout <room>")
+    letter = R.room_arg(st, words[1])
+    return Command("blackout", (R.room_slug(st, letter),), f"Black-out in the {R.room_name(st, letter)}")
+
+
+def check_first(st: EscapeState, seat: str, words: list[str]) -> Command:
+    if words[0] != "first" or len(words) != 2 or words[1] not in R.SEATS:
+        raise IllegalCommand("You won the initiative: choose who activates first with 'first resistance' or 'first isc'.")
+    return Command("first", (words[1],), f"The {FACTION_NAMES[words[1]]} activates first")
+
+
+def active_unit(st: EscapeState, seat: str, ref: str) -> Unit:
+    """The unit a command names, which must be (or become) the active character. Raises RuleError."""
+    u = R.find_unit(st, ref, seat=seat)
+    if st.active:
+        if u.id != st.active:
+            raise IllegalCommand(f"{R.name(st.units[st.active])} is the active character; end its activation ('end') before activating another.")
+        return u
+    if st.forced_next and u.id != st.forced_next:
+        raise IllegalCommand(f"The Radio calls {R.name(st.units[st.forced_next])} to activate now.")
+    if u.activated:
+        raise IllegalCommand(f"{R.name(u)} has already been activated this turn; each character activates once per turn.")
+    if u.status == "escaped":
+        raise IllegalCommand(f"{R.name(u)} has left the board.")
+    if u.status == "out" and not (u.seat == "isc" and u.out_turn < st.turn):
+        raise IllegalCommand(f"{R.name(u)} has been taken out" + (" and can re-enter next turn." if u.seat == "isc" else "."))
+    if not R.activatable(st, u):
+        raise IllegalCommand(f"{R.name(u)} cannot be activated now: no free access square to enter by.")
+    return u
+
+
+def on_board(u: Unit) -> Cell:
+    """The unit's square. Raises IllegalCommand if it has not entered the board."""
+    if u.status != "board" or u.pos is None:
+        raise IllegalCommand(f"{R.name(u)} must first enter the board ('enter {u.id} <square>').")
+    return u.pos
+
+
+def enemy(st: EscapeState, u: Unit, ref: str) -> Unit:
+    """An opposing unit on the board. Raises IllegalCommand."""
+    t = R.find_unit(st, ref, seat=R.other(u.seat), what="opposing character")
+    if t.status != "board" or t.pos is None:
+        raise IllegalCommand(f"{R.name(t)} is not on the board.")
+    return t
+
+
+def combat_checks(st: EscapeState, u: Unit, t: Unit) -> None:
+    """Checks every attack shares: Combat actions, Black-out, Scrambler. Raises IllegalCommand."""
+    R.require(st, u, CBT)
+    if R.in_blackout(st, u.pos) or R.in_blackout(st, t.pos):
+        raise IllegalCommand(f"Black-out: no Combat action can be made in the {R.room_name(st, st.event_room)} this turn.")
+    if scrambled(st, t):
+        raise IllegalCommand(f"{R.name(t)} stands next to an allied Scrambler and cannot be targeted by Combat actions.")
+
+
+def scrambled(st: EscapeState, t: Unit) -> bool:
+    """Whether an allied Scrambler on an adjacent square protects this unit."""
+    return any(
+        s.seat == t.seat and s.id != t.id and s.status == "board" and s.pos and t.pos
+        and is_adjacent(s.pos, t.pos) and R.has(st, s, "scrambler")
+        for s in st.units.values()
+    )  # fmt: skip
+
+
+def carried(st: EscapeState, u: Unit, item: str) -> bool:
+    """Whether the unit carries a usable (face-up) item of this kind."""
+    if not u.carrying:
+        return False
+    t = st.tokens[u.carrying]
+    return t.kind == "equipment" and t.item == item
+
+
+def item_usable(st: EscapeState, u: Unit, item: str) -> None:
+    """Raise IllegalCommand unless the unit carries this item and may use it."""
+    it = items()[item]
+    if not carried(st, u, item):
+        raise IllegalCommand(f"{R.name(u)} does not carry a {it.name}.")
+    if R.has(st, u, "armless"):
+        raise IllegalCommand(f"{R.name(u)} is Armless and cannot use equipment.")
+    if it.faction and it.faction != u.seat:
+        raise IllegalCommand(f"The {it.name} can only be used by the {FACTION_NAMES[it.faction]}.")
+
+
+def check_activation(st: EscapeState, seat: str, words: list[str]) -> Command:
+    verb, args = words[0], words[1:]
+    if verb == "end":
+        _args(args, 0, "end")
+        if not st.active:
+            raise IllegalCommand("No character is active; activate one first (any action does it, or 'activate <character>').")
+        u = st.units[st.active]
+        if u.status == "board" and u.pos and sum(1 for v in st.units.values() if v.status == "board" and v.pos == u.pos) > 1:
+            raise IllegalCommand(f"Firewall: {R.name(u)} cannot end its activation on an occupied square.")
+        return Command("end", (), f"End {R.name(u)}'s activation")
+    if verb == "token":
+        if len(args) != 2 or args[0] not in ("move", "combat"):
+            raise IllegalCommand("Usage: token move|combat <character>")
+        u = active_unit(st, seat, args[1])
+        if seat != "resistance":
+            raise IllegalCommand("Only the Resistance has Revolution tokens.")
+        if st.revolution < 1:
+            raise IllegalCommand("The Resistance has no Revolution token (one is gained each time a Resistance character is taken out).")
+        return Command("token", (args[0], u.id), f"Spend a Revolution token: +1 {'Movement' if args[0] == 'move' else 'Combat'} action for {R.name(u)}")
+    if verb not in UNIT_VERBS:
+        raise IllegalCommand(f"It is an activation: '{verb}' is not an action. {whose_turn_text(st)}")
+    if not args:
+        raise IllegalCommand(f"Name the character: '{verb} <character> ...'.")
+    u = active_unit(st, seat, args[0])
+    return ACTION_CHECKS[verb](st, u, args[1:])
+
+
+def a_activate(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 0, "activate <character>")
+    if st.active:
+        raise IllegalCommand(f"{R.name(u)} is already active.")
+    return Command("activate", (u.id,), f"Activate {R.name(u)}")
+
+
+def a_enter(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 1, "enter <character> <access square>")
+    c = R.cell_arg(st, args[0])
+    if u.status == "board":
+        raise IllegalCommand(f"{R.name(u)} is already on the board.")
+    cells = R.entry_cells(st, u)
+    if c not in cells:
+        raise IllegalCommand(f"{R.name(u)} can enter only by a free access square of a usable airlock: {', '.join(cell_name(x) for x in cells) or 'none now'}.")
+    R.require(st, u, MVT)
+    return Command("enter", (u.id, cell_name(c)), f"{R.name(u)} enters on {cell_name(c)}")
+
+
+def a_move(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 1, "move <character> <square>")
+    pos = on_board(u)
+    c = R.cell_arg(st, args[0])
+    agf = R.has(st, u, "anti_gravity")
+    if not (is_adjacent(pos, c) or (agf and in_periphery(pos, c))):
+        reach = "one of the 8 squares around it (Anti-gravity field)" if agf else "a square sharing a side with its own"
+        raise IllegalCommand(f"A Movement action goes to {reach}; {cell_name(c)} is not.")
+    if not R.step_open(st, pos, c, burrow=R.has(st, u, "burrowing")):
+        raise IllegalCommand(f"A wall or a closed door stands between {cell_name(pos)} and {cell_name(c)}.")
+    R.require(st, u, MVT)
+    occ = [v for v in st.units.values() if v.status == "board" and v.pos == c]
+    if occ:
+        if not (st.event == 8 and u.seat == "resistance"):
+            raise IllegalCommand(f"{cell_name(c)} is occupied by {R.name(occ[0])}; characters move to free squares.")
+        if R.left(st, u, MVT) + (R.left(st, p, MVT) if (p := R.pilot_for(st, u)) else 0) < 2:
+            raise IllegalCommand("Firewall: moving through an occupied square needs a Movement action left to step off it.")
+    return Command("move", (u.id, cell_name(c)), f"{R.name(u)} moves to {cell_name(c)}")
+
+
+def door_edge(st: EscapeState, u: Unit, text: str) -> tuple[Any, Any]:
+    pos = on_board(u)
+    k = R.edge_arg(st, text)
+    if k not in st.doors:
+        raise IllegalCommand(f"There is no door on {edge_name(*k)}.")
+    if pos not in k:
+        raise IllegalCommand(f"{R.name(u)} must stand next to the door {edge_name(*k)} (on {cell_name(k[0])} or {cell_name(k[1])}).")
+    return k, st.doors[k]
+
+
+def a_open(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 1, "open <character> <door edge>")
+    k, door = door_edge(st, u, args[0])
+    if door.open:
+        raise IllegalCommand(f"The door {edge_name(*k)} is already open.")
+    if door.locked and u.seat != "isc":
+        raise IllegalCommand(f"The door {edge_name(*k)} is locked (difficulty {door.difficulty}): the Resistance opens it only by hacking.")
+    R.require(st, u, MVT)
+    return Command("open", (u.id, edge_name(*k)), f"{R.name(u)} opens the door {edge_name(*k)}")
+
+
+def a_close(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 1, "close <character> <door edge>")
+    if u.seat != "isc":
+        raise IllegalCommand("Open doors cannot be closed by a character; only the I.S.C.'s Encrypted key allows it.")
+    k, door = door_edge(st, u, args[0])
+    if not door.open:
+        raise IllegalCommand(f"The door {edge_name(*k)} is already closed.")
+    R.require(st, u, MVT)
+    return Command("close", (u.id, edge_name(*k)), f"{R.name(u)} closes the door {edge_name(*k)}")
+
+
+def a_drop(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 1, "drop <character> <square>")
+    pos = on_board(u)
+    if not u.carrying or st.tokens[u.carrying].kind != "equipment":
+        raise IllegalCommand(f"{R.name(u)} carries no equipment to drop.")
+    c = R.cell_arg(st, args[0])
+    if not in_periphery(pos, c):
+        raise IllegalCommand("Equipment is dropped on one of the 8 squares around the character.")
+    if c in R.occupancy(st):
+        raise IllegalCommand(f"{cell_name(c)} is occupied; equipment is dropped on a free square.")
+    if not R.step_open(st, pos, c) or not R.sees(st, pos, c):
+        raise IllegalCommand(f"{cell_name(c)} is behind a wall or door, or out of sight.")
+    R.require(st, u, MVT)
+    return Command("drop", (u.id, cell_name(c)), f"{R.name(u)} drops the {R.token_label(st.tokens[u.carrying])} on {cell_name(c)}")
+
+
+def a_give(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 1, "give <character> <ally>")
+    pos = on_board(u)
+    if not u.carrying:
+        raise IllegalCommand(f"{R.name(u)} carries nothing to hand over.")
+    a = R.find_unit(st, args[0], seat=u.seat, what="ally")
+    if a.id == u.id or a.status != "board" or not a.pos or not in_periphery(pos, a.pos):
+        raise IllegalCommand("Tokens are handed to an ally on one of the 8 squares around the character.")
+    if a.carrying:
+        raise IllegalCommand(f"{R.name(a)} already carries a token; a character carries one at a time.")
+    tok = st.tokens[u.carrying]
+    if tok.kind == "equipment":
+        if not R.sees(st, pos, a.pos):
+            raise IllegalCommand(f"Equipment is handed over only with a line of sight to {R.name(a)}.")
+        if R.has(st, a, "armless"):
+            raise IllegalCommand(f"{R.name(a)} is Armless and cannot take equipment.")
+    R.require(st, u, MVT)
+    return Command("give", (u.id, a.id), f"{R.name(u)} hands the {R.token_label(tok)} to {R.name(a)}")
+
+
+def a_leave(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 0, "leave <character>")
+    pos = on_board(u)
+    exits = R.scen(st).exits
+    b = R.board(st)
+    if not exits or u.seat != "resistance":
+        raise IllegalCommand("This scenario does not let that side leave the board.")
+    if not any(pos in b.airlocks[n] for n in exits):
+        cells = ", ".join(cell_name(c) for n in exits for c in b.airlocks[n])
+        raise IllegalCommand(f"Leaving the board needs an access square of the exit airlock: {cells}.")
+    R.require(st, u, MVT)
+    return Command("leave", (u.id,), f"{R.name(u)} leaves the board")
+
+
+def token_here(st: EscapeState, ref: str) -> Any:
+    t = st.tokens.get(ref.lower())
+    if t is None or t.pos is None:
+        raise IllegalCommand(f"There is no token '{ref}' on the board (tokens are named t1, t2, ...).")
+    return t
+
+
+def a_take(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 1, "take <character> <token>")
+    pos = on_board(u)
+    t = token_here(st, args[0])
+    if t.pos != pos:
+        raise IllegalCommand(f"{R.name(u)} must stand on the token's square ({cell_name(t.pos)}) to pick it up.")
+    if t.kind == "crate":
+        raise IllegalCommand("Crates are not carried; throw one from your square with 'throw'.")
+    if u.carrying:
+        raise IllegalCommand(f"{R.name(u)} already carries a token; one at a time.")
+    if t.kind == "equipment" and R.has(st, u, "armless"):
+        raise IllegalCommand(f"{R.name(u)} is Armless and cannot pick up equipment.")
+    return Command("take", (u.id, t.id), f"{R.name(u)} picks up {t.id} ({R.token_label(t)})")
+
+
+def a_reveal(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 1, "reveal <character> <token>")
+    pos = on_board(u)
+    t = token_here(st, args[0])
+    if t.face_up:
+        raise IllegalCommand(f"{t.id} is already face up.")
+    if not in_periphery(pos, t.pos) or not R.sees(st, pos, t.pos):
+        raise IllegalCommand(f"Tokens are turned over from one of the 8 squares around them, with a line of sight ({t.id} is on {cell_name(t.pos)}).")
+    return Command("reveal", (u.id, t.id), f"{R.name(u)} turns over {t.id} on {cell_name(t.pos)}")
+
+
+def a_attack(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 1, "attack <character> <target>")
+    pos = on_board(u)
+    t = enemy(st, u, args[0])
+    assert t.pos
+    if not in_periphery(pos, t.pos) or not R.sees(st, pos, t.pos):
+        raise IllegalCommand(f"Hand-to-hand attacks target an enemy on one of the 8 squares around, in line of sight; {R.name(t)} is on {cell_name(t.pos)}.")
+    combat_checks(st, u, t)
+    return Command("attack", (u.id, t.id), f"{R.name(u)} attacks {R.name(t)} hand to hand")
+
+
+def ranged_target(st: EscapeState, u: Unit, ref: str, rng: int, what: str) -> Unit:
+    pos = on_board(u)
+    t = enemy(st, u, ref)
+    assert t.pos
+    if chebyshev(pos, t.pos) > rng:
+        raise IllegalCommand(f"{what} has Range {rng}; {R.name(t)} is {chebyshev(pos, t.pos)} squares away.")
+    if not R.sees(st, pos, t.pos):
+        raise IllegalCommand(f"{R.name(u)} has no line of sight to {R.name(t)}.")
+    combat_checks(st, u, t)
+    return t
+
+
+def a_shoot(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 1, "shoot <character> <target>")
+    w = R.prof(u).ranged
+    if w is None:
+        raise IllegalCommand(f"{R.name(u)} has no ranged weapon (a skill or equipment with Range and Power).")
+    t = ranged_target(st, u, args[0], w.range, f"The {w.name}")
+    return Command("shoot", (u.id, t.id), f"{R.name(u)} shoots {R.name(t)} with the {w.name}")
+
+
+def crate_at(st: EscapeState, pos: Cell) -> str | None:
+    for t in st.tokens.values():
+        if t.kind == "crate" and t.pos == pos:
+            return t.id
+    return None
+
+
+def a_throw(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 1, "throw <character> <target>")
+    pos = on_board(u)
+    if crate_at(st, pos) is None:
+        raise IllegalCommand(f"{R.name(u)} needs a crate on its own square to throw.")
+    if R.has(st, u, "armless"):
+        raise IllegalCommand(f"{R.name(u)} is Armless and cannot throw crates.")
+    t = ranged_target(st, u, args[0], CRATE_RANGE, "A crate")
+    return Command("throw", (u.id, t.id), f"{R.name(u)} throws a crate at {R.name(t)}")
+
+
+def grenade_item(st: EscapeState, u: Unit) -> str:
+    for item in ("em", "gas"):
+        if carried(st, u, item):
+            item_usable(st, u, item)
+            return item
+    raise IllegalCommand(f"{R.name(u)} carries no grenade.")
+
+
+def a_grenade(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 1, "grenade <character> <free square>")
+    pos = on_board(u)
+    item = grenade_item(st, u)
+    it = items()[item]
+    c = R.cell_arg(st, args[0])
+    if c in R.occupancy(st):
+        raise IllegalCommand(f"A grenade targets a free square; {cell_name(c)} is occupied.")
+    if chebyshev(pos, c) > it.range:
+        raise IllegalCommand(f"The {it.name} has Range {it.range}; {cell_name(c)} is {chebyshev(pos, c)} squares away.")
+    if not R.sees(st, pos, c):
+        raise IllegalCommand(f"{R.name(u)} has no line of sight to {cell_name(c)}.")
+    R.require(st, u, CBT)
+    if R.in_blackout(st, pos) or R.in_blackout(st, c):
+        raise IllegalCommand(f"Black-out: no Combat action can be made in the {R.room_name(st, st.event_room)} this turn.")
+    return Command("grenade", (u.id, cell_name(c)), f"{R.name(u)} throws the {it.name} at {cell_name(c)}")
+
+
+def a_hack(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 1, "hack <character> <door edge | target>")
+    pos = on_board(u)
+    if "|" in args[0] or "-" in args[0]:
+        k = R.edge_arg(st, args[0])
+        door = st.doors.get(k)
+        if door is None or not door.locked or door.open:
+            raise IllegalCommand(f"Only a closed locked door can be hacked; {edge_name(*k)} is not one.")
+        if pos not in k:
+            room = R.board(st).room_of(pos)
+            near = [c for c in k if R.board(st).cell_room[c] == room and room is not None]
+            if not (R.has(st, u, "otaku") and near and R.sees(st, pos, near[0])):
+                raise IllegalCommand(f"{R.name(u)} must stand next to the door {edge_name(*k)} to hack it (Otaku reaches any locked door of its room in sight).")
+        R.require(st, u, INT)
+        return Command("hack", (u.id, edge_name(*k)), f"{R.name(u)} hacks the locked door {edge_name(*k)} (difficulty {door.difficulty})")
+    if not R.has(st, u, "attraction"):
+        raise IllegalCommand(f"{R.name(u)} cannot hack characters (that takes the Attraction skill); name a locked door edge like c4|c5.")
+    t = enemy(st, u, args[0])
+    assert t.pos
+    if chebyshev(pos, t.pos) > 2 or not R.sees(st, pos, t.pos):
+        raise IllegalCommand(f"Attraction targets an enemy within 2 squares in line of sight; {R.name(t)} is not.")
+    R.require(st, u, INT)
+    return Command("hack", (u.id, t.id), f"{R.name(u)} uses Attraction on {R.name(t)}")
+
+
+def a_drill(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 1, "drill <character> <wall edge>")
+    pos = on_board(u)
+    if not R.has(st, u, "drill"):
+        raise IllegalCommand(f"{R.name(u)} has no Drill.")
+    if u.drill_broken:
+        raise IllegalCommand(f"{R.name(u)}'s drill is broken.")
+    if u.drilled:
+        raise IllegalCommand("The Drill breaks at most one wall per turn.")
+    k = R.edge_arg(st, args[0])
+    if pos not in k:
+        raise IllegalCommand(f"{R.name(u)} must stand next to the wall it drills.")
+    kind = R.wall_at(st, k[0], k[1])
+    if kind is None:
+        raise IllegalCommand(f"There is no wall on {edge_name(*k)}.")
+    if kind == EdgeKind.STRONG_WALL:
+        raise IllegalCommand(f"The wall {edge_name(*k)} is indestructible (see the map legend).")
+    R.require(st, u, CBT)
+    if R.in_blackout(st, pos):
+        raise IllegalCommand(f"Black-out: no Combat action can be made in the {R.room_name(st, st.event_room)} this turn.")
+    return Command("drill", (u.id, edge_name(*k)), f"{R.name(u)} drills the wall {edge_name(*k)}")
+
+
+def a_medkit(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 0, "medkit <character>")
+    item_usable(st, u, "medkit")
+    if u.damage == 0:
+        raise IllegalCommand(f"{R.name(u)} has no damage to heal.")
+    return Command("medkit", (u.id,), f"{R.name(u)} uses the Medkit (heals 2)")
+
+
+def a_datadisk(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    if len(args) != 1 or args[0] not in ("mvt", "cbt", "int"):
+        raise IllegalCommand("Usage: datadisk <character> mvt|cbt|int")
+    item_usable(st, u, "datadisk")
+    return Command("datadisk", (u.id, args[0]), f"{R.name(u)} uses the Datadisk: +1 {args[0].capitalize()} action")
+
+
+def a_drugs(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 0, "drugs <character>")
+    item_usable(st, u, "drugs")
+    return Command("drugs", (u.id,), f"{R.name(u)} takes the Combat drugs: +1 Combat action")
+
+
+def a_radio(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    _args(args, 1, "radio <character> <ally>")
+    item_usable(st, u, "radio")
+    a = R.find_unit(st, args[0], seat=u.seat, what="ally")
+    if a.id == u.id or not R.activatable(st, a):
+        raise IllegalCommand(f"The Radio calls an ally who has not activated yet this turn; {R.name(a)} cannot.")
+    return Command("radio", (u.id, a.id), f"{R.name(u)} ends its activation and radios {R.name(a)} to go next")
+
+
+ACTION_CHECKS: dict[str, Callable[[EscapeState, Unit, list[str]], Command]] = {
+    "activate": a_activate, "enter": a_enter, "move": a_move, "open": a_open, "close": a_close, "drop": a_drop,
+    "give": a_give, "leave": a_leave, "take": a_take, "reveal": a_reveal, "attack": a_attack, "shoot": a_shoot,
+    "throw": a_throw, "grenade": a_grenade, "hack": a_hack, "drill": a_drill, "medkit": a_medkit,
+    "datadisk": a_datadisk, "drugs": a_drugs, "radio": a_radio,
+}  # fmt: skip
+
+MODE_CHECKS: dict[str, Checker] = {
+    "reroll": check_reroll, "dodge": check_dodge, "countermeasure": check_cm, "push": check_push,
+    "pull": check_pull, "crates": check_place, "objectives": check_place, "equipment": check_place,
+    "deploy": check_deploy, "event": check_event, "first": check_first, "activation": check_activation,
+}  # fmt: skip
+
+
+# -- play ------------------------------------------------------------------------------------------------
+
+
+def play(st: EscapeState, seat: str, cmd: Command) -> list[Event]:
+    """Play a checked command, then run the game on until someone must answer. Returns the narration."""
+    ev: list[Event] = []
+    v, a = cmd.verb, cmd.args
+    if v == "react":
+        st.policies.setdefault(seat, {})[a[0]] = a[1]
+        ev.append(Event(f"The {FACTION_NAMES[seat]} will now answer {a[0]} with '{a[1]}'.", kind="policy"))
+        R.advance(st, ev)
+        return ev
+    if st.stack:
+        play_answer(st, v, a, ev)
+    elif st.phase in ("crates", "objectives", "equipment"):
+        play_place(st, seat, v, a, ev)
+    elif st.phase == "deploy":
+        u = st.units[a[0]]
+        u.status, u.pos = "board", R.cell_arg(st, a[1])
+        ev.append(Event(f"{R.name(u)} is deployed on {a[1]}.", kind="deploy"))
+        if not R.to_deploy(st, R.other(seat)) and not R.to_deploy(st, seat):
+            R.enter_setup_phase(st, "play", ev)
+        elif R.to_deploy(st, R.other(seat)):
+            st.placer = R.other(seat)
+    elif st.phase == "event_choice":
+        play_event(st, v, a, ev)
+        st.phase = "first"
+    elif st.phase == "first":
+        st.next_side = a[0]
+        st.phase = "activation"
+        ev.append(Event(f"The {FACTION_NAMES[st.initiative]} lets the {FACTION_NAMES[a[0]]} activate first.", kind="first"))
+    else:
+        play_action(st, seat, v, a, ev)
+    R.advance(st, ev)
+    return ev
+
+
+def play_place(st: EscapeState, seat: str, v: str, a: tuple[str, ...], ev: list[Event]) -> None:
+    c = R.cell_arg(st, a[0])
+    room = R.room_name(st, R.board(st).cell_room[c])
+    s = R.scen(st)
+    if v == "crate":
+        R.new_token(st, "crate", c, face_up=True)
+        ev.append(Event(f"The {FACTION_NAMES[seat]} places a crate in the {room} ({a[0]}).", kind="setup"))
+        R.after_placement(st, "crate", s.crates, ev)
+    elif v == "objective":
+        value = st.objective_pool.pop(st.rng.below(len(st.objective_pool)))
+        R.new_token(st, "objective", c, value=value)
+        ev.append(Event(f"The {FACTION_NAMES[seat]} places a face-down objective in the {room} ({a[0]}).", kind="setup"))
+        R.after_placement(st, "objective", len(s.objectives), ev)
+    else:
+        item = st.equipment_pool.pop(st.rng.below(len(st.equipment_pool)))
+        R.new_token(st, "equipment", c, item=item)
+        ev.append(Event(f"The {FACTION_NAMES[seat]} draws an equipment token and places it face down in the {room} ({a[0]}).", kind="setup"))
+        R.after_placement(st, "equipment", s.equipment, ev)
+
+
+def play_event(st: EscapeState, v: str, a: tuple[str, ...], ev: list[Event]) -> None:
+    if v == "relocate":
+        u = st.units[a[0]]
+        u.pos = R.cell_arg(st, a[1])
+        ev.append(Event(f"The Celestial Order moves {R.name(u)} to {a[1]}.", kind="event"))
+    elif v == "switch":
+        k = R.edge_arg(st, a[0])
+        door = st.doors[k]
+        door.open = not door.open
+        ev.append(Event(f"Short circuit: the door {a[0]} {'opens' if door.open else 'closes'}.", kind="event"))
+    else:
+        st.event_room = R.room_arg(st, a[0])
+        ev.append(Event(f"Black-out in the {R.room_name(st, st.event_room)}: no Combat actions there this turn.", kind="event"))
+
+
+def play_answer(st: EscapeState, v: str, a: tuple[str, ...], ev: list[Event]) -> None:
+    f = st.stack[-1]
+    if f["t"] == "rolls":
+        e = f["entries"][f["i"]]
+        if v == "reroll":
+            R.do_reroll(st, R.frame_parent(st), e, R.reroll_sources(st, e)[0], ev)
+        f["i"] += 1
+    elif f["t"] == "attack" and f["stage"] == "push":
+        t = st.units[f["push"]]
+        if v == "push":
+            t.pos = R.cell_arg(st, a[0])
+            ev.append(Event(f"Digging arm: {R.name(t)} is pushed back to {a[0]}.", kind="push"))
+        f["stage"] = "done"
+        st.stack.pop()
+    elif f["t"] == "attack":
+        tgt = next(x for x in f["targets"] if x["id"] == f["asking"])
+        how = "no" if v == "no-dodge" else (a[0] if a else "cbt")
+        R.choose_dodge(st, f, tgt, how, ev)
+    elif f["t"] == "hack" and f["stage"] == "pull":
+        t = st.units[f["target"]]
+        t.pos = R.cell_arg(st, a[0])
+        ev.append(Event(f"Attraction pulls {R.name(t)} to {a[0]}.", kind="pull"))
+        st.stack.pop()
+    else:
+        R.choose_cm(st, f, v == "countermeasure", ev)
+
+
+def activate(st: EscapeState, u: Unit, ev: list[Event]) -> None:
+    """Make ``u`` the active character."""
+    st.active = u.id
+    st.forced_next = ""
+    st.trail = [u.pos] if u.pos else []
+    st.attacks = []
+    ev.append(Event(f"{R.name(u)} is activated.", kind="activate"))
+
+
+def play_action(st: EscapeState, seat: str, v: str, a: tuple[str, ...], ev: list[Event]) -> None:
+    if v == "end":
+        R.end_activation(st, ev)
+        return
+    if v == "token":
+        u = st.units[a[1]]
+        if not st.active:
+            activate(st, u, ev)
+        st.revolution -= 1
+        u.bonus[MVT if a[0] == "move" else CBT] += 1
+        ev.append(Event(f"The Resistance spends a Revolution token: {R.name(u)} gains a {'Movement' if a[0] == 'move' else 'Combat'} action ({st.revolution} left).", kind="token"))
+        return
+    u = st.units[a[0]]
+    if not st.active:
+        activate(st, u, ev)
+    if v == "activate":
+        return
+    ACTION_PLAYS[v](st, u, a[1:], ev)
+
+
+def p_enter(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    R.spend(st, u, MVT)
+    redeploy = u.status == "out"
+    u.status, u.pos = "board", R.cell_arg(st, a[0])
+    if redeploy:
+        u.damage = 0
+    st.trail = [u.pos]
+    ev.append(Event(f"{R.name(u)} {'is rebuilt by the Internal factory and ' if redeploy else ''}enters the board on {a[0]}.", kind="move"))
+
+
+def p_move(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    R.spend(st, u, MVT)
+    u.pos = R.cell_arg(st, a[0])
+    st.trail.append(u.pos)
+    ev.append(Event(f"{R.name(u)} moves to {a[0]} (Mvt {R.left(st, u, MVT)} left).", kind="move"))
+
+
+def p_open(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    R.spend(st, u, MVT)
+    door = st.doors[R.edge_arg(st, a[0])]
+    door.open = True
+    how = " with the Encrypted key" if door.locked else ""
+    ev.append(Event(f"{R.name(u)} opens the door {a[0]}{how}.", kind="door"))
+
+
+def p_close(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    R.spend(st, u, MVT)
+    st.doors[R.edge_arg(st, a[0])].open = False
+    ev.append(Event(f"{R.name(u)} closes the door {a[0]}.", kind="door"))
+
+
+def p_drop(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    R.spend(st, u, MVT)
+    assert u.carrying
+    t = st.tokens[u.carrying]
+    t.carrier, t.pos, u.carrying = None, R.cell_arg(st, a[0]), None
+    ev.append(Event(f"{R.name(u)} drops the {R.token_label(t)} on {a[0]}.", kind="drop"))
+
+
+def p_give(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    R.spend(st, u, MVT)
+    ally = st.units[a[0]]
+    assert u.carrying
+    t = st.tokens[u.carrying]
+    ally.carrying, u.carrying, t.carrier = t.id, None, ally.id
+    ev.append(Event(f"{R.name(u)} hands the {R.token_label(t)} to {R.name(ally)}.", kind="give"))
+
+
+def p_leave(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    R.spend(st, u, MVT)
+    u.status, u.pos = "escaped", None
+    text = f"{R.name(u)} leaves the board through the airlock"
+    if u.carrying:
+        t = st.tokens[u.carrying]
+        if t.kind == "objective":
+            st.carried_points += t.value
+            t.face_up = True
+            text += f", carrying an objective worth {t.value} (total {st.carried_points})"
+    ev.append(Event(text + ".", kind="leave"))
+
+
+def p_take(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    t = st.tokens[a[0]]
+    t.face_up, t.pos, t.carrier, u.carrying = True, None, u.id, t.id
+    ev.append(Event(f"{R.name(u)} picks up {t.id}: {R.token_label(t)}.", kind="take"))
+
+
+def p_reveal(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    t = st.tokens[a[0]]
+    t.face_up = True
+    ev.append(Event(f"{R.name(u)} turns over {t.id}: {R.token_label(t)}.", kind="reveal"))
+
+
+def start_attack(st: EscapeState, u: Unit, kind: str, targets: list[Unit], *, power: int, weapon: str, item: str = "") -> None:
+    """Spend the Combat action and put an attack on the stack."""
+    R.spend(st, u, CBT)
+    st.stack.append({
+        "t": "attack", "by": u.id, "kind": kind, "power": power, "weapon": weapon, "item": item,
+        "hypnosis": R.has(st, u, "hypnosis"), "stage": "declare", "asking": "", "dice": {},
+        "targets": [{"id": t.id, "dodge": None, "late": R.has(st, t, "elusive")} for t in targets],
+    })  # fmt: skip
+    for t in targets:
+        if u.pos and t.pos:
+            st.attacks.append((u.pos, t.pos))
+
+
+def p_attack(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    start_attack(st, u, "melee", [st.units[a[0]]], power=0, weapon="")
+
+
+def p_shoot(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    w = R.prof(u).ranged
+    assert w is not None
+    start_attack(st, u, "ranged", [st.units[a[0]]], power=w.power, weapon=w.name)
+
+
+def p_throw(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    assert u.pos
+    crate = crate_at(st, u.pos)
+    assert crate
+    del st.tokens[crate]
+    ev.append(Event(f"{R.name(u)} hurls the crate; it breaks apart.", kind="throw"))
+    start_attack(st, u, "crate", [st.units[a[0]]], power=CRATE_POWER, weapon="crate")
+
+
+def p_grenade(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    item = grenade_item(st, u)
+    assert u.carrying
+    del st.tokens[u.carrying]
+    u.carrying = None
+    c = R.cell_arg(st, a[0])
+    hit = [v for v in st.units.values() if v.status == "board" and v.pos and in_periphery(c, v.pos) and not scrambled(st, v)]
+    it = items()[item]
+    ev.append(Event(f"{R.name(u)} throws the {it.name} at {a[0]}: " + (", ".join(R.name(v) for v in hit) or "nobody") + " in the blast.", kind="grenade"))
+    start_attack(st, u, "grenade", hit, power=it.power, weapon=it.name, item=item)
+    if u.pos:
+        st.attacks.append((u.pos, c))
+    if not hit:
+        st.stack.pop()
+
+
+def p_hack(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    R.spend(st, u, INT)
+    if "|" in a[0]:
+        k = R.edge_arg(st, a[0])
+        door = st.doors[k]
+        st.stack.append({"t": "hack", "by": u.id, "kind": "door", "target": a[0], "edge": [list(k[0]), list(k[1])],
+                         "diff": door.difficulty, "otaku": u.pos not in k, "stage": "declare", "cm": "no",
+                         "asking": "", "dice": {}})  # fmt: skip
+    else:
+        t = st.units[a[0]]
+        st.stack.append({"t": "hack", "by": u.id, "kind": "unit", "target": t.id, "diff": 0, "stage": "declare",
+                         "cm": None, "asking": "", "dice": {}})  # fmt: skip
+        if u.pos and t.pos:
+            st.attacks.append((u.pos, t.pos))
+
+
+def p_drill(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    R.spend(st, u, CBT)
+    k = R.edge_arg(st, a[0])
+    R.push_rolls(st, {"t": "drill", "by": u.id, "target": a[0], "edge": [list(k[0]), list(k[1])], "dice": {}},
+                 [("drill", u.id, u.seat, False)])  # fmt: skip
+
+
+def consume(st: EscapeState, u: Unit) -> None:
+    """Discard the unit's carried equipment (all equipment is single use)."""
+    assert u.carrying
+    del st.tokens[u.carrying]
+    u.carrying = None
+
+
+def p_medkit(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    consume(st, u)
+    healed = min(2, u.damage)
+    u.damage -= healed
+    ev.append(Event(f"{R.name(u)} uses the Medkit and discards {healed} damage.", kind="heal"))
+
+
+def p_datadisk(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    consume(st, u)
+    kind = {"mvt": MVT, "cbt": CBT, "int": INT}[a[0]]
+    u.bonus[kind] += 1
+    ev.append(Event(f"{R.name(u)} uses the Datadisk: one extra {('Movement', 'Combat', 'Intellect')[kind]} action.", kind="item"))
+
+
+def p_drugs(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    consume(st, u)
+    u.bonus[CBT] += 1
+    ev.append(Event(f"{R.name(u)} takes the Combat drugs: one extra Combat action.", kind="item"))
+
+
+def p_radio(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
+    consume(st, u)
+    st.forced_next = a[0]
+    ev.append(Event(f"{R.name(u)} radios {R.name(st.units[a[0]])}, who activates at once.", kind="item"))
+    R.end_activation(st, ev)
+
+
+ACTION_PLAYS: dict[str, Callable[[EscapeState, Unit, tuple[str, ...], list[Event]], None]] = {
+    "enter": p_enter, "move": p_move, "open": p_open, "close": p_close, "drop": p_drop, "give": p_give,
+    "leave": p_leave, "take": p_take, "reveal": p_reveal, "attack": p_attack, "shoot": p_shoot, "throw": p_throw,
+    "grenade": p_grenade, "hack": p_hack, "drill": p_drill, "medkit": p_medkit, "datadisk": p_datadisk,
+    "drugs": p_drugs, "radio": p_radio,
+}  # fmt: skip
+
+
+# -- legal commands ---------------------------------------------------------------------------------------
+
+
+def _try(out: list[Command], fn: Callable[[], Command]) -> None:
+    try:
+        out.append(fn())
+    except RuleError:
+        pass
+
+
+def legal(st: EscapeState, seat: str) -> list[Command]:
+    """Every command ``seat`` may play now (standing answers excluded), each checked like typed text."""
+    w = R.waiting(st)
+    if w is None or w[0] != seat:
+        return []
+    _, mode, unit = w
+    out: list[Command] = []
+    if mode == "reroll":
+        return [Command("reroll", (), "Re-roll this die"), Command("keep", (), "Keep this die")]
+    if mode == "dodge":
+        f = st.stack[-1]
+        tgt = next(x for x in f["targets"] if x["id"] == f["asking"])
+        for how in R.dodge_options(st, f, tgt):
+            out.append(check_dodge(st, seat, ["dodge"] if how == "cbt" else ["dodge", how]))
+        out.append(check_dodge(st, seat, ["no-dodge"]))
+        return out
+    if mode == "countermeasure":
+        return [check_cm(st, seat, ["countermeasure"]), check_cm(st, seat, ["no-countermeasure"])]
+    if mode in ("push", "pull"):
+        f = st.stack[-1]
+        out = [Command(mode, (c,), f"{'Push' if mode == 'push' else 'Pull'} {R.name(st.units[f.get('push') or f['target']])} to {c}") for c in f["cells"]]
+        if mode == "push":
+            out.append(Command("no-push", (), "Do not push"))
+        return out
+    if mode in ("crates", "objectives", "equipment"):
+        kind = {"crates": "crate", "objectives": "objective", "equipment": "equipment"}[mode]
+        b = R.board(st)
+        return [Command(kind, (cell_name(c),), f"Place a {kind} in the {b.room_names[b.cell_room[c]]} ({cell_name(c)})")
+                for c in R.placement_cells(st, kind)]  # fmt: skip
+    if mode == "deploy":
+        room = R.scen(st).deploy[seat]["room"]
+        occ = R.occupancy(st)
+        cells = [c for c in R.board(st).room_cells(room) if c not in occ]
+        return [Command("deploy", (u.id, cell_name(c)), f"Deploy {R.name(u)} on {cell_name(c)}") for u in R.to_deploy(st, seat) for c in cells]
+    if mode == "event":
+        return R.event_choices(st)
+    if mode == "first":
+        return [check_first(st, seat, ["first", s]) for s in R.SEATS]
+    return activation_commands(st, seat)
+
+
+def activation_commands(st: EscapeState, seat: str) -> list[Command]:
+    """Every action open to the seat's active character (or to each character it could activate)."""
+    out: list[Command] = []
+    if st.active:
+        units = [st.units[st.active]]
+    elif st.forced_next:
+        units = [st.units[st.forced_next]]
+    else:
+        units = [u for u in st.units.values() if u.seat == seat and R.activatable(st, u)]
+    occ = R.occupancy(st)
+    for u in units:
+        uid = u.id
+        if not st.active:
+            out.append(Command("activate", (uid,), f"Activate {R.name(u)}"))
+        if u.status != "board" or u.pos is None:
+            for c in R.entry_cells(st, u):
+                _try(out, lambda c=c: a_enter(st, u, [cell_name(c)]))  # type: ignore[misc]
+            continue
+        pos = u.pos
+        can_mvt = R.can_spend(st, u, MVT)
+        can_cbt = R.can_spend(st, u, CBT)
+        can_int = R.can_spend(st, u, INT)
+        if can_mvt:
+            for c in R.ring(st, pos):
+                _try(out, lambda c=c: a_move(st, u, [cell_name(c)]))  # type: ignore[misc]
+            for k in ((pos, n) for n in R.ring(st, pos) if is_adjacent(pos, n)):
+                ek = edge_key(*k)
+                if ek in st.doors:
+                    _try(out, lambda ek=ek: a_open(st, u, [edge_name(*ek)]))  # type: ignore[misc]
+                    _try(out, lambda ek=ek: a_close(st, u, [edge_name(*ek)]))  # type: ignore[misc]
+            if u.carrying:
+                for c in R.ring(st, pos):
+                    _try(out, lambda c=c: a_drop(st, u, [cell_name(c)]))  # type: ignore[misc]
+                for v in st.units.values():
+                    if v.seat == u.seat and v.pos and in_periphery(pos, v.pos):
+                        _try(out, lambda v=v: a_give(st, u, [v.id]))  # type: ignore[misc]
+            _try(out, lambda: a_leave(st, u, []))
+        for t in st.tokens.values():
+            if t.pos == pos:
+                _try(out, lambda t=t: a_take(st, u, [t.id]))  # type: ignore[misc]
+            elif t.pos and not t.face_up and in_periphery(pos, t.pos):
+                _try(out, lambda t=t: a_reveal(st, u, [t.id]))  # type: ignore[misc]
+        enemies = [v for v in st.units.values() if v.seat != u.seat and v.status == "board" and v.pos]
+        if can_cbt:
+            for v in enemies:
+                assert v.pos
+                if in_periphery(pos, v.pos):
+                    _try(out, lambda v=v: a_attack(st, u, [v.id]))  # type: ignore[misc]
+                if R.prof(u).ranged:
+                    _try(out, lambda v=v: a_shoot(st, u, [v.id]))  # type: ignore[misc]
+                if crate_at(st, pos):
+                    _try(out, lambda v=v: a_throw(st, u, [v.id]))  # type: ignore[misc]
+            if u.carrying and (carried(st, u, "em") or carried(st, u, "gas")):
+                for dx in range(-3, 4):
+                    for dy in range(-3, 4):
+                        c = (pos[0] + dx, pos[1] + dy)
+                        if R._on(st, c) and c not in occ:
+                            _try(out, lambda c=c: a_grenade(st, u, [cell_name(c)]))  # type: ignore[misc]
+            if R.has(st, u, "drill"):
+                for n in R.ring(st, pos):
+                    if is_adjacent(pos, n):
+                        _try(out, lambda n=n: a_drill(st, u, [edge_name(pos, n)]))  # type: ignore[misc]
+        if can_int:
+            for ek, door in st.doors.items():
+                if door.locked and not door.open:
+                    _try(out, lambda ek=ek: a_hack(st, u, [edge_name(*ek)]))  # type: ignore[misc]
+            if R.has(st, u, "attraction"):
+                for v in enemies:
+                    _try(out, lambda v=v: a_hack(st, u, [v.id]))  # type: ignore[misc]
+        if u.carrying:
+            _try(out, lambda: a_medkit(st, u, []))
+            for k in ("mvt", "cbt", "int"):
+                _try(out, lambda k=k: a_datadisk(st, u, [k]))  # type: ignore[misc]
+            _try(out, lambda: a_drugs(st, u, []))
+            for v in st.units.values():
+                if v.seat == u.seat and v.id != u.id:
+                    _try(out, lambda v=v: a_radio(st, u, [v.id]))  # type: ignore[misc]
+        if seat == "resistance" and st.revolution > 0:
+            out.append(Command("token", ("move", uid), f"Spend a Revolution token: +1 Movement action for {R.name(u)}"))
+            out.append(Command("token", ("combat", uid), f"Spend a Revolution token: +1 Combat action for {R.name(u)}"))
+    if st.active:
+        _try(out, lambda: check_activation(st, seat, ["end"]))
+    return out

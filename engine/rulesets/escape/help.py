@@ -1,0 +1,42 @@
+"""ESCAPE rules help, written for Escapade (topic -> text)."""
+
+HELP: dict[str, str] = {
+    "overview": (
+        "Two players: the Resistance and the I.S.C. Each turn both roll initiative (d6 + the Int of their characters on "
+        "the board), a random event is rolled (2d6), then the players take turns activating one character at a time "
+        "until everyone has gone. Scenario victory conditions are checked when a turn ends."
+    ),
+    "actions": (
+        "A character's Mvt, Cbt and Int are both its skill and how many actions of that kind it gets per turn. "
+        "Movement: one square to a side-adjacent free square, or open a door, drop or hand over a token, leave by an "
+        "airlock. Combat: hand-to-hand on the 8 squares around, or ranged with a weapon, a crate or a grenade. "
+        "Intellect: hack a locked door (d6 + Int must reach its difficulty). Picking up and turning over tokens is free."
+    ),
+    "combat": (
+        "An attack rolls d6 + Cbt (+ Power for ranged) minus the target's Cbt; anything above 0 is damage. A passive "
+        "target may dodge by spending a Combat action: then both roll and the difference is the damage. Armor reduces "
+        "damage; a character whose damage reaches its life gauge is taken out."
+    ),
+    "reactions": (
+        "Dodges, counter-measures and re-rolls are asked of the defending player. Set standing answers with "
+        "'react dodge always|never|ask', 'react countermeasure always|never|ask' and 'react reroll ask|auto|never' "
+        "(auto re-rolls only a die that makes you lose)."
+    ),
+    "factions": (
+        "I.S.C.: the Encrypted key opens and closes locked doors like ordinary ones; the Internal factory brings taken-out "
+        "characters back through an airlock the next turn (not one with a Resistance character within 3 squares). "
+        "Resistance: each character taken out gives a Revolution token, spent to re-roll a die or for an extra Movement "
+        "or Combat action ('token move <character>', 'dodge token')."
+    ),
+    "events": (
+        "2 Supreme AI, 3 Celestial Order (move an I.S.C. character anywhere), 4 Powergrid overload, 5 Fire alarm, "
+        "6 High Security Airlock, 7 nothing, 8 Firewall, 9 Short circuit (a door flips), 10 Black-out (a room), "
+        "11 Interference (Resistance goes first, twice), 12 Disconnection (no I.S.C. skills)."
+    ),
+    "commands": (
+        "move <who> <square> · attack <who> <target> · shoot <who> <target> · throw <who> <target> · "
+        "grenade <who> <square> · hack <who> <door|target> · open/close <who> <door> · take/reveal <who> <token> · "
+        "give <who> <ally> · drop <who> <square> · leave <who> · enter <who> <square> · end. Doors are written as the "
+        "two squares they separate, like j6|j7."
+    ),
+}

@@ -1,0 +1,190 @@
+"""What ESCAPE shows: views per seat, the board Scene for the renderer, and a text board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.geometry.square import cell_name, edge_name
+from engine.rulesets.escape import rules as R
+from engine.rulesets.escape.board import EdgeKind
+from engine.rulesets.escape.content import FACTION_NAMES, SKILL_NAMES
+from engine.rulesets.escape.state import CBT, INT, MVT, EscapeState
+from engine.scene import Arrow, Edge, Panel, PanelUnit, Scene, Tile, Token
+
+SIDE_COLOURS = {"resistance": "#e8833a", "isc": "#3aa6e8"}
+ROOM_COLOURS = ["#3b4252", "#434c5e", "#3e4a3f", "#4a3f4f", "#4f4a3b", "#3b4a4f", "#4f3b3b", "#3f3f57", "#47503a"]
+CORRIDOR = "#2b2f38"
+
+
+def token_public(t: Any) -> dict[str, Any]:
+    """A token as anyone may see it: face-down tokens show only that they are tokens."""
+    d: dict[str, Any] = {"id": t.id, "pos": cell_name(t.pos) if t.pos else None, "carrier": t.carrier}
+    if t.kind == "crate" or t.face_up:
+        d.update(kind=t.kind, item=t.item or None, value=t.value or None)
+    else:
+        d.update(kind="face-down")
+    return d
+
+
+def view(st: EscapeState, seat: str | None) -> dict[str, Any]:
+    """Everything public (both players see the same; nobody sees face-down tokens or the generator)."""
+    units = []
+    for u in st.units.values():
+        p = R.prof(u)
+        units.append({
+            "id": u.id, "name": p.name, "side": u.seat, "status": u.status, "pos": cell_name(u.pos) if u.pos else None,
+            "life": p.life - u.damage, "life_max": p.life, "activated": u.activated,
+            "left": {"mvt": R.left(st, u, MVT), "cbt": R.left(st, u, CBT), "int": R.left(st, u, INT)},
+            "skills": [SKILL_NAMES[s] for s in p.skills], "carrying": token_public(st.tokens[u.carrying]) if u.carrying else None,
+        })  # fmt: skip
+    w = R.waiting(st)
+    return {
+        "scenario": st.scenario, "turn": st.turn, "turns": R.scen(st).turns, "phase": st.phase,
+        "initiative": st.initiative, "event": st.event, "event_text": R.EVENTS.get(st.event, ""),
+        "blackout_room": st.event_room, "active": st.active, "revolution_tokens": st.revolution,
+        "carried_points": st.carried_points, "units": units,
+        "tokens": [token_public(t) for t in st.tokens.values() if t.pos],
+        "doors": {edge_name(*k): ("open" if d.open else "locked" if d.locked else "closed") for k, d in st.doors.items()},
+        "waiting_for": w[0] if w else None, "result": st.result.to_data() if st.result else None,
+        "policies": st.policies.get(seat, {}) if seat else {},
+        "summary": R.scen(st).name,
+    }  # fmt: skip
+
+
+def static_layer(st: EscapeState) -> tuple[tuple[Tile, ...], tuple[Edge, ...]]:
+    b = R.board(st)
+    colours = {letter: ROOM_COLOURS[i % len(ROOM_COLOURS)] for i, letter in enumerate(b.rooms)}
+    tiles = []
+    for cell, letter in sorted(b.cell_room.items()):
+        mark = next((str(n) for n, cells in b.airlocks.items() if cell in cells), "")
+        tiles.append(Tile(cell, colours.get(letter, CORRIDOR), mark))
+    edges = tuple(
+        Edge(k[0], k[1], "strong_wall" if e.kind == EdgeKind.STRONG_WALL else "wall")
+        for k, e in sorted(b.edges.items())
+        if e.kind != EdgeKind.DOOR and k not in st.destroyed
+    )
+    return tuple(tiles), edges
+
+
+def scene(st: EscapeState, seat: str | None) -> Scene:
+    """The board image: rooms, walls, doors, units with life bars, tokens, last activation, side panel."""
+    b = R.board(st)
+    tiles, edges = static_layer(st)
+    doors = tuple(
+        Edge(k[0], k[1], "door_open" if d.open else "door_locked" if d.locked else "door_closed",
+             label="" if d.open or not d.locked else str(d.difficulty))
+        for k, d in sorted(st.doors.items())
+    )  # fmt: skip
+    tokens: list[Token] = []
+    for t in st.tokens.values():
+        if t.pos is None:
+            continue
+        if t.kind == "crate":
+            tokens.append(Token(t.pos, "C", "#8b5a2b", "square", small=True))
+        elif not t.face_up:
+            tokens.append(Token(t.pos, "?", "#6b6f7a", "diamond", small=True))
+        elif t.kind == "objective":
+            tokens.append(Token(t.pos, str(t.value), "#d4b106", "hex", text_fill="#000000", small=True))
+        else:
+            tokens.append(Token(t.pos, t.item[:2].upper(), "#7b61a8", "diamond", small=True))
+    panel_units = []
+    for u in st.units.values():
+        p = R.prof(u)
+        colour = SIDE_COLOURS[u.seat]
+        if u.status == "board" and u.pos:
+            tokens.append(Token(u.pos, p.name[:2], colour, "circle", ring="#ffffff" if u.id == st.active else None,
+                                bar=(p.life - u.damage, p.life)))  # fmt: skip
+        state = {"reserve": "to enter", "out": "taken out", "escaped": "escaped"}.get(u.status, "")
+        detail = f"Mvt {R.left(st, u, MVT)} Cbt {R.left(st, u, CBT)} Int {R.left(st, u, INT)}"
+        if u.carrying:
+            detail += f" · {R.token_label(st.tokens[u.carrying])}"
+        if state:
+            detail = state
+        panel_units.append(PanelUnit(p.name, colour, (p.life - u.damage, p.life), detail,
+                                     dim=u.activated or u.status in ("out", "escaped")))  # fmt: skip
+    arrows = []
+    if len(st.trail) > 1:
+        arrows.append(Arrow(tuple(st.trail), "#ffe066", "path"))
+    for a, t in st.attacks:
+        arrows.append(Arrow((a, t), "#ff4d4d", "attack"))
+    w = R.waiting(st)
+    lines = [f"Turn {st.turn}/{R.scen(st).turns}" + (f" · initiative {FACTION_NAMES[st.initiative]}" if st.initiative else "")]
+    if st.event:
+        lines.append(f"Event {st.event}: {R.EVENTS[st.event].split(':')[0]}" + (f" ({R.room_name(st, st.event_room)})" if st.event_room else ""))
+    if st.active:
+        lines.append(f"Active: {R.name(st.units[st.active])}")
+    if st.result:
+        lines.append(st.result.reason)
+    elif w:
+        lines.append(f"To act: {FACTION_NAMES[w[0]]}")
+    lines.append(f"Revolution tokens: {st.revolution}" + (f" · points out: {st.carried_points}" if R.scen(st).objectives else ""))
+    legend = (("#e8833a", "Resistance"), ("#3aa6e8", "I.S.C."), ("#8b5a2b", "crate"), ("#6b6f7a", "face-down token"),
+              ("#d9a400", "locked door"), ("#ffe066", "last move"), ("#ff4d4d", "attack"))  # fmt: skip
+    destroyed = ",".join(edge_name(*k) for k in st.destroyed)
+    return Scene(
+        grid="square", width=b.width, height=b.height, static_key=f"escape:{b.key}:{destroyed}",
+        tiles=tiles, edges=edges, dynamic_edges=doors, tokens=tuple(tokens), arrows=tuple(arrows),
+        panel=Panel(f"ESCAPE · {R.scen(st).name}", tuple(lines), tuple(panel_units), legend),
+    )  # fmt: skip
+
+
+def text_board(st: EscapeState, seat: str | None) -> str:
+    """The board in the map's own text format, with units (UPPER Resistance, lower I.S.C.) and tokens."""
+    b = R.board(st)
+    occ = {u.pos: u for u in st.units.values() if u.status == "board" and u.pos}
+    toks: dict[Any, str] = {}
+    for t in st.tokens.values():
+        if t.pos:
+            toks[t.pos] = "c" if t.kind == "crate" else "?" if not t.face_up else ("$" if t.kind == "objective" else "e")
+    cols = "   " + "".join(f"{chr(97 + x):<3}" for x in range(b.width))
+    lines = [cols]
+
+    def edge_h(y: int, x: int) -> str:
+        if y in (0, b.height):
+            return "--"
+        k = ((x, y - 1), (x, y))
+        if k in st.doors:
+            d = st.doors[k]
+            return "  " if d.open else f"L{d.difficulty}" if d.locked else "DD"
+        e = b.edges.get(k)
+        if e is None or k in st.destroyed:
+            return "  "
+        return "##" if e.kind == EdgeKind.STRONG_WALL else "--"
+
+    def edge_v(y: int, x: int) -> str:
+        if x in (-1, b.width - 1):
+            return "|"
+        k = ((x, y), (x + 1, y))
+        if k in st.doors:
+            d = st.doors[k]
+            return " " if d.open else str(d.difficulty) if d.locked else "D"
+        e = b.edges.get(k)
+        if e is None or k in st.destroyed:
+            return " "
+        return "#" if e.kind == EdgeKind.STRONG_WALL else "|"
+
+    for y in range(b.height + 1):
+        lines.append("   +" + "+".join(edge_h(y, x) for x in range(b.width)) + "+")
+        if y == b.height:
+            break
+        row = f"{y + 1:>2} |"
+        for x in range(b.width):
+            c = (x, y)
+            if c in occ:
+                u = occ[c]
+                n = R.prof(u).name[:2]
+                cell = n.upper() if u.seat == "resistance" else n.lower()
+            else:
+                letter = b.cell_room[c]
+                cell = (" " if letter == "." else letter.lower()) + toks.get(c, " ")
+            row += cell + edge_v(y, x)
+        lines.append(row)
+    lines.append("")
+    for u in st.units.values():
+        p = R.prof(u)
+        where = cell_name(u.pos) if u.pos else u.status
+        mark = "*" if u.id == st.active else " "
+        lines.append(f"{mark}{p.name:<9} {FACTION_NAMES[u.seat]:<10} {where:<8} life {p.life - u.damage}/{p.life}  "
+                     f"Mvt {R.left(st, u, MVT)} Cbt {R.left(st, u, CBT)} Int {R.left(st, u, INT)}"
+                     f"{'  done' if u.activated else ''}")  # fmt: skip
+    return "\n".join(lines)

@@ -1,0 +1,173 @@
+"""The ESCAPE ruleset: registration, setup, and the engine hooks."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from engine.core import Command, Decision, Event, Outcome, ScenarioInfo
+from engine.dice import Rng
+from engine.errors import SetupError
+from engine.rulesets.escape import actions as A
+from engine.rulesets.escape import rules as R
+from engine.rulesets.escape.board import EdgeKind
+from engine.rulesets.escape.content import FACTION_NAMES, default_lineups, items, profiles, scenarios
+from engine.rulesets.escape.help import HELP
+from engine.rulesets.escape.present import scene, text_board, view
+from engine.rulesets.escape.state import DEFAULT_POLICIES, Door, EscapeState, Unit
+from engine.ruleset import Ruleset, SetupOptions, register
+from engine.scene import Scene
+
+
+def build_lineups(options: dict[str, Any]) -> dict[str, list[str]]:
+    """The two line-ups from options (``resistance``/``isc`` id lists, ``points`` cap), or the defaults.
+
+    Raises SetupError for unknown characters, wrong factions, duplicates or a rank total over the cap.
+    """
+    cards = profiles()
+    out: dict[str, list[str]] = {}
+    for seat in R.SEATS:
+        ids = options.get(seat) or list(default_lineups()[seat])
+        if isinstance(ids, str):
+            ids = [x for x in ids.replace(",", " ").split() if x]
+        ids = [str(x).lower() for x in ids]
+        for cid in ids:
+            if cid not in cards:
+                raise SetupError(f"There is no ESCAPE character '{cid}'.")
+            if cards[cid].faction != seat:
+                raise SetupError(f"{cards[cid].name} fights for the {FACTION_NAMES[cards[cid].faction]}, not the {FACTION_NAMES[seat]}.")
+        if len(set(ids)) != len(ids) or not ids:
+            raise SetupError(f"The {FACTION_NAMES[seat]} line-up must name each character at most once, and at least one.")
+        points = options.get("points")
+        if points is not None:
+            total = sum(cards[c].rank for c in ids)
+            if total > int(points):
+                raise SetupError(f"The {FACTION_NAMES[seat]} line-up costs {total} rank points; the agreed total is {points}.")
+        out[seat] = ids
+    return out
+
+
+@register
+class Escape(Ruleset):
+    """ESCAPE basic rules, 1 vs 1."""
+
+    id = "escape"
+    name = "ESCAPE"
+    seats = R.SEATS
+    content_version = "1"
+    summary: ClassVar[str] = "1 vs 1 in L.A.B. 03: the Resistance against the I.S.C., opposed d6 rolls, dodges and hacks."
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        """Infiltration, Evasion and Data theft, in campaign order."""
+        return [ScenarioInfo(s.id, f"{s.number}. {s.name}", s.summary) for s in scenarios().values()]
+
+    def setup(self, options: SetupOptions, rng: Rng) -> EscapeState:
+        """Line-ups, doors, token pools, then the setup initiative roll. Raises SetupError on bad options."""
+        s = scenarios()[options.scenario]
+        lineups = build_lineups(options.options)
+        units = {cid: Unit(cid, seat) for seat in R.SEATS for cid in lineups[seat]}
+        doors = {k: Door(open=e.open, locked=e.locked, difficulty=e.difficulty)
+                 for k, e in s.board.edges.items() if e.kind == EdgeKind.DOOR}  # fmt: skip
+        pool = [k for k, it in items().items() for _ in range(it.pool)]
+        if s.equipment > len(pool):
+            raise SetupError(f"The scenario needs {s.equipment} equipment tokens; only {len(pool)} exist.")
+        st = EscapeState(rng=rng, scenario=s.id, lineups=lineups, units=units, doors=doors,
+                         equipment_pool=pool, objective_pool=list(s.objectives),
+                         policies={seat: dict(DEFAULT_POLICIES) for seat in R.SEATS})  # fmt: skip
+        ev: list[Event] = []
+        R.push_rolls(st, {"t": "setup_init", "dice": {}}, [("resistance", "", "resistance", False), ("isc", "", "isc", False)])
+        R.advance(st, ev)
+        st.trail = []
+        return st
+
+    def load_state(self, data: dict[str, Any]) -> EscapeState:
+        """Rebuild a state from its data."""
+        return EscapeState.from_data(data)
+
+    def awaiting(self, state: Any) -> list[Decision]:
+        """The one open decision (ESCAPE is never simultaneous)."""
+        st: EscapeState = state
+        w = R.waiting(st)
+        if w is None:
+            return []
+        seat, mode, unit = w
+        options = tuple(A.legal(st, seat))
+        kind = {"reroll": "reaction", "dodge": "reaction", "countermeasure": "reaction", "push": "reaction",
+                "pull": "reaction", "activation": "activation"}.get(mode, "setup")  # fmt: skip
+        default = {
+            "reroll": Command("keep", (), "Keep this die"), "dodge": Command("no-dodge", (), "Do not dodge"),
+            "countermeasure": Command("no-countermeasure", (), "No counter-measure"),
+            "push": Command("no-push", (), "Do not push"),
+        }.get(mode)  # fmt: skip
+        if mode == "pull" and options:
+            default = options[0]
+        if mode == "activation" and st.active:
+            default = next((c for c in options if c.verb == "end"), None)
+        return [Decision(kind, frozenset({seat}), prompt(st), options, default)]  # type: ignore[arg-type]
+
+    def legal_commands(self, state: Any, seat: str) -> list[Command]:
+        """Every command the seat may play now."""
+        return A.legal(state, seat)
+
+    def parse(self, state: Any, seat: str, text: str) -> Command:
+        """Check a command. Raises a RuleError naming the rule."""
+        return A.check(state, seat, text)
+
+    def execute(self, state: Any, seat: str, command: Command) -> list[Event]:
+        """Play a checked command."""
+        return A.play(state, seat, command)
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """The result once the game is over."""
+        result: Outcome | None = state.result
+        return result
+
+    def view(self, state: Any, seat: str | None) -> dict[str, Any]:
+        """What a seat or spectator may know."""
+        return view(state, seat)
+
+    def scene(self, state: Any, seat: str | None) -> Scene:
+        """The board image's description."""
+        return scene(state, seat)
+
+    def text_board(self, state: Any, seat: str | None) -> str:
+        """A text board for the terminal."""
+        return text_board(state, seat)
+
+    def help_topics(self) -> dict[str, str]:
+        """Rules help in the project's own words."""
+        return dict(HELP)
+
+
+def prompt(st: EscapeState) -> str:
+    """A one-line question for whoever must act now."""
+    w = R.waiting(st)
+    assert w is not None
+    seat, mode, unit = w
+    who = FACTION_NAMES[seat]
+    if mode == "dodge":
+        f = st.stack[-1]
+        a, t = st.units[f["by"]], st.units[unit]
+        extra = f" (already rolled {f['dice']['att']})" if "att" in f["dice"] else ""
+        return f"{R.name(t)} is attacked by {R.name(a)}{extra}: dodge? ({R.left(st, t, 1)} Combat action(s) left)"
+    if mode == "countermeasure":
+        f = st.stack[-1]
+        return f"{R.name(st.units[unit])} is hacked by {R.name(st.units[f['by']])}: counter-measure? ({R.left(st, st.units[unit], 2)} Intellect action(s) left)"
+    if mode == "reroll":
+        f = st.stack[-1]
+        e = f["entries"][f["i"]]
+        die = R.frame_parent(st)["dice"][e["slot"]]
+        src = " or ".join("a Revolution token" if s == "token" else "Seasoned veteran" for s in R.reroll_sources(st, e))
+        return f"The {who} rolled a {die}: re-roll it with {src}?"
+    if mode == "push":
+        return f"Digging arm: push {R.name(st.units[st.stack[-1]['push']])} back?"
+    if mode == "pull":
+        return f"Attraction: where does {R.name(st.units[st.stack[-1]['target']])} land?"
+    if mode in ("crates", "objectives", "equipment"):
+        return f"Setup: the {who} places a {mode.rstrip('s')} token in a room."
+    if mode == "deploy":
+        return f"Setup: the {who} deploys a character in the {R.room_name(st, R.scen(st).deploy[seat]['room'])}."
+    if mode == "event":
+        return f"Random event {st.event}: {R.EVENTS[st.event]}. The {who} chooses."
+    if mode == "first":
+        return f"The {who} won the initiative: who activates first?"
+    return A.whose_turn_text(st)
