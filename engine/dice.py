@@ -57,4 +57,6 @@ class Rng:
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Rng:
         """Rebuild a generator from :meth:`to_data` output. Raises KeyError on missing fields."""
-        return cls(seed=int(data["seed"]), counter=int(data["counter"]), script=[int(v) for v in data["script"]])
+        return cls(
+            seed=int(data["seed"]), counter=int(data["counter"]), script=[int(v) for v in data["script"]]
+        )

@@ -218,7 +218,9 @@ def load_game(text: str | dict[str, Any]) -> Game:
     data = canonical.loads(text) if isinstance(text, str) else text
     try:
         rs = find_ruleset(data["ruleset"])
-        setup = SetupOptions(scenario=data["scenario"], seats=dict(data["seats"]), options=dict(data["options"]))
+        setup = SetupOptions(
+            scenario=data["scenario"], seats=dict(data["seats"]), options=dict(data["options"])
+        )
         state = rs.load_state(data["state"])
         log = [LogEntry(seat, cmd) for seat, cmd in data["log"]]
         return Game(rs, setup, int(data["seed"]), list(data["dice"]), state, log)

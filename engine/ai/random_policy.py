@@ -17,8 +17,18 @@ if TYPE_CHECKING:
 
 # Relative weights by verb; verbs not listed weigh 1.
 VERB_WEIGHTS: dict[str, int] = {
-    "attack": 12, "shoot": 10, "throw": 6, "hack": 8, "move": 6, "enter": 20, "leave": 30,
-    "take": 10, "reveal": 4, "end": 2, "token": 1, "react": 0,
+    "attack": 12,
+    "shoot": 10,
+    "throw": 6,
+    "hack": 8,
+    "move": 6,
+    "enter": 20,
+    "leave": 30,
+    "take": 10,
+    "reveal": 4,
+    "end": 2,
+    "token": 1,
+    "react": 0,
 }
 
 

@@ -33,9 +33,7 @@ def parse_cell(text: str, width: int, height: int) -> Cell:
         raise IllegalCommand(f"'{text}' is not a square: type a column letter and a row number, like c4.")
     col, row = LETTERS.index(t[0]), int(t[1:]) - 1
     if not (0 <= col < width and 0 <= row < height):
-        raise IllegalCommand(
-            f"{t} is off the board: columns run a-{LETTERS[width - 1]} and rows 1-{height}."
-        )
+        raise IllegalCommand(f"{t} is off the board: columns run a-{LETTERS[width - 1]} and rows 1-{height}.")
     return col, row
 
 
@@ -57,7 +55,9 @@ def parse_edge(text: str, width: int, height: int) -> EdgeKey:
         raise IllegalCommand(f"'{text}' is not an edge: name the two squares on either side, like c4|c5.")
     a, b = parse_cell(parts[0], width, height), parse_cell(parts[1], width, height)
     if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
-        raise IllegalCommand(f"{cell_name(a)} and {cell_name(b)} do not share a side, so no wall or door lies between them.")
+        raise IllegalCommand(
+            f"{cell_name(a)} and {cell_name(b)} do not share a side, so no wall or door lies between them."
+        )
     return edge_key(a, b)
 
 

@@ -13,6 +13,7 @@ answers ``dodge [token|shield]``, ``no-dodge``, ``countermeasure``, ``no-counter
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +22,7 @@ from engine.errors import IllegalCommand, NotYourTurn, RuleError, UnknownCommand
 from engine.geometry.square import Cell, cell_name, chebyshev, edge_key, edge_name, in_periphery, is_adjacent
 from engine.rulesets.escape import rules as R
 from engine.rulesets.escape.board import EdgeKind
-from engine.rulesets.escape.content import CRATE_POWER, CRATE_RANGE, FACTION_NAMES, items, profiles
+from engine.rulesets.escape.content import CRATE_POWER, CRATE_RANGE, FACTION_NAMES, items
 from engine.rulesets.escape.state import CBT, INT, MVT, EscapeState, Unit
 
 UNIT_VERBS = (
@@ -71,7 +72,9 @@ def check(st: EscapeState, seat: str, text: str) -> Command:
         raise UnknownCommand("Type a command, for example 'move ashton c5' or 'end'.")
     verb, args = words[0], words[1:]
     if verb not in ALL_VERBS:
-        raise UnknownCommand(f"'{words[0]}' is not an ESCAPE command. Commands: {', '.join(sorted(ALL_VERBS))}.")
+        raise UnknownCommand(
+            f"'{words[0]}' is not an ESCAPE command. Commands: {', '.join(sorted(ALL_VERBS))}."
+        )
     if verb == "react":
         return check_react(args)
     w = R.waiting(st)
@@ -114,7 +117,9 @@ def check_dodge(st: EscapeState, seat: str, words: list[str]) -> Command:
             if how == "cbt":
                 raise IllegalCommand(f"{u} has no Combat actions left this turn to dodge with.")
             if how == "token":
-                raise IllegalCommand("Only a Resistance character with no Combat action left may dodge with a Revolution token, and one must be available.")
+                raise IllegalCommand(
+                    "Only a Resistance character with no Combat action left may dodge with a Revolution token, and one must be available."
+                )
             raise IllegalCommand(f"{u} carries no Improvised shield.")
         label = {"cbt": f"{u} dodges (1 Combat action)", "token": f"{u} dodges with a Revolution token",
                  "shield": f"{u} discards the shield for a free dodge"}[how]  # fmt: skip
@@ -138,7 +143,9 @@ def check_push(st: EscapeState, seat: str, words: list[str]) -> Command:
     if words[0] == "push" and len(words) == 2:
         c = cell_name(R.cell_arg(st, words[1]))
         if c not in f["cells"]:
-            raise IllegalCommand(f"Digging arm pushes to a free square on the far side: {', '.join(f['cells'])}.")
+            raise IllegalCommand(
+                f"Digging arm pushes to a free square on the far side: {', '.join(f['cells'])}."
+            )
         return Command("push", (c,), f"Push {R.name(st.units[f['push']])} to {c}")
     raise IllegalCommand(f"Digging arm: answer 'push <square>' ({', '.join(f['cells'])}) or 'no-push'.")
 
@@ -148,7 +155,9 @@ def check_pull(st: EscapeState, seat: str, words: list[str]) -> Command:
     if words[0] == "pull" and len(words) == 2:
         c = cell_name(R.cell_arg(st, words[1]))
         if c not in f["cells"]:
-            raise IllegalCommand(f"Attraction pulls the target to a free square next to the puller: {', '.join(f['cells'])}.")
+            raise IllegalCommand(
+                f"Attraction pulls the target to a free square next to the puller: {', '.join(f['cells'])}."
+            )
         return Command("pull", (c,), f"Pull {R.name(st.units[f['target']])} to {c}")
     raise IllegalCommand(f"Attraction worked: answer 'pull <square>' ({', '.join(f['cells'])}).")
 
@@ -164,7 +173,9 @@ def check_place(st: EscapeState, seat: str, words: list[str]) -> Command:
         raise IllegalCommand(f"{cell_name(c)} is in a corridor; tokens are placed in rooms.")
     limit = 2 if kind == "equipment" else 1
     if R.room_token_count(st, letter, kind) >= limit:
-        raise IllegalCommand(f"The {b.room_names[letter]} already holds {limit} {kind} token{'s' if limit > 1 else ''}, the most a room may have.")
+        raise IllegalCommand(
+            f"The {b.room_names[letter]} already holds {limit} {kind} token{'s' if limit > 1 else ''}, the most a room may have."
+        )
     return Command(kind, (cell_name(c),), f"Place a {kind} in the {b.room_names[letter]} ({cell_name(c)})")
 
 
@@ -177,7 +188,9 @@ def check_deploy(st: EscapeState, seat: str, words: list[str]) -> Command:
     c = R.cell_arg(st, words[2])
     room = R.scen(st).deploy[seat]["room"]
     if R.board(st).cell_room[c] != room:
-        raise IllegalCommand(f"Position deployment: the {FACTION_NAMES[seat]} deploys in the {R.room_name(st, room)}.")
+        raise IllegalCommand(
+            f"Position deployment: the {FACTION_NAMES[seat]} deploys in the {R.room_name(st, room)}."
+        )
     if c in R.occupancy(st):
         raise IllegalCommand(f"{cell_name(c)} is occupied.")
     return Command("deploy", (u.id, cell_name(c)), f"Deploy {R.name(u)} on {cell_name(c)}")
@@ -201,7 +214,9 @@ def check_event(st: EscapeState, seat: str, words: list[str]) -> Command:
         k = R.edge_arg(st, words[1])
         if k not in st.doors:
             raise IllegalCommand(f"There is no door on {edge_name(*k)}.")
-        return Command("switch", (edge_name(*k),), f"{'Close' if st.doors[k].open else 'Open'} the door {edge_name(*k)}")
+        return Command(
+            "switch", (edge_name(*k),), f"{'Close' if st.doors[k].open else 'Open'} the door {edge_name(*k)}"
+        )
     _args(words, 2, "blackout <room>")
     letter = R.room_arg(st, words[1])
     return Command("blackout", (R.room_slug(st, letter),), f"Black-out in the {R.room_name(st, letter)}")
@@ -209,7 +224,9 @@ def check_event(st: EscapeState, seat: str, words: list[str]) -> Command:
 
 def check_first(st: EscapeState, seat: str, words: list[str]) -> Command:
     if words[0] != "first" or len(words) != 2 or words[1] not in R.SEATS:
-        raise IllegalCommand("You won the initiative: choose who activates first with 'first resistance' or 'first isc'.")
+        raise IllegalCommand(
+            "You won the initiative: choose who activates first with 'first resistance' or 'first isc'."
+        )
     return Command("first", (words[1],), f"The {FACTION_NAMES[words[1]]} activates first")
 
 
@@ -218,16 +235,22 @@ def active_unit(st: EscapeState, seat: str, ref: str) -> Unit:
     u = R.find_unit(st, ref, seat=seat)
     if st.active:
         if u.id != st.active:
-            raise IllegalCommand(f"{R.name(st.units[st.active])} is the active character; end its activation ('end') before activating another.")
+            raise IllegalCommand(
+                f"{R.name(st.units[st.active])} is the active character; end its activation ('end') before activating another."
+            )
         return u
     if st.forced_next and u.id != st.forced_next:
         raise IllegalCommand(f"The Radio calls {R.name(st.units[st.forced_next])} to activate now.")
     if u.activated:
-        raise IllegalCommand(f"{R.name(u)} has already been activated this turn; each character activates once per turn.")
+        raise IllegalCommand(
+            f"{R.name(u)} has already been activated this turn; each character activates once per turn."
+        )
     if u.status == "escaped":
         raise IllegalCommand(f"{R.name(u)} has left the board.")
     if u.status == "out" and not (u.seat == "isc" and u.out_turn < st.turn):
-        raise IllegalCommand(f"{R.name(u)} has been taken out" + (" and can re-enter next turn." if u.seat == "isc" else "."))
+        raise IllegalCommand(
+            f"{R.name(u)} has been taken out" + (" and can re-enter next turn." if u.seat == "isc" else ".")
+        )
     if not R.activatable(st, u):
         raise IllegalCommand(f"{R.name(u)} cannot be activated now: no free access square to enter by.")
     return u
@@ -252,9 +275,13 @@ def combat_checks(st: EscapeState, u: Unit, t: Unit) -> None:
     """Checks every attack shares: Combat actions, Black-out, Scrambler. Raises IllegalCommand."""
     R.require(st, u, CBT)
     if R.in_blackout(st, u.pos) or R.in_blackout(st, t.pos):
-        raise IllegalCommand(f"Black-out: no Combat action can be made in the {R.room_name(st, st.event_room)} this turn.")
+        raise IllegalCommand(
+            f"Black-out: no Combat action can be made in the {R.room_name(st, st.event_room)} this turn."
+        )
     if scrambled(st, t):
-        raise IllegalCommand(f"{R.name(t)} stands next to an allied Scrambler and cannot be targeted by Combat actions.")
+        raise IllegalCommand(
+            f"{R.name(t)} stands next to an allied Scrambler and cannot be targeted by Combat actions."
+        )
 
 
 def scrambled(st: EscapeState, t: Unit) -> bool:
@@ -290,9 +317,15 @@ def check_activation(st: EscapeState, seat: str, words: list[str]) -> Command:
     if verb == "end":
         _args(args, 0, "end")
         if not st.active:
-            raise IllegalCommand("No character is active; activate one first (any action does it, or 'activate <character>').")
+            raise IllegalCommand(
+                "No character is active; activate one first (any action does it, or 'activate <character>')."
+            )
         u = st.units[st.active]
-        if u.status == "board" and u.pos and sum(1 for v in st.units.values() if v.status == "board" and v.pos == u.pos) > 1:
+        if (
+            u.status == "board"
+            and u.pos
+            and sum(1 for v in st.units.values() if v.status == "board" and v.pos == u.pos) > 1
+        ):
             raise IllegalCommand(f"Firewall: {R.name(u)} cannot end its activation on an occupied square.")
         return Command("end", (), f"End {R.name(u)}'s activation")
     if verb == "token":
@@ -302,8 +335,14 @@ def check_activation(st: EscapeState, seat: str, words: list[str]) -> Command:
         if seat != "resistance":
             raise IllegalCommand("Only the Resistance has Revolution tokens.")
         if st.revolution < 1:
-            raise IllegalCommand("The Resistance has no Revolution token (one is gained each time a Resistance character is taken out).")
-        return Command("token", (args[0], u.id), f"Spend a Revolution token: +1 {'Movement' if args[0] == 'move' else 'Combat'} action for {R.name(u)}")
+            raise IllegalCommand(
+                "The Resistance has no Revolution token (one is gained each time a Resistance character is taken out)."
+            )
+        return Command(
+            "token",
+            (args[0], u.id),
+            f"Spend a Revolution token: +1 {'Movement' if args[0] == 'move' else 'Combat'} action for {R.name(u)}",
+        )
     if verb not in UNIT_VERBS:
         raise IllegalCommand(f"It is an activation: '{verb}' is not an action. {whose_turn_text(st)}")
     if not args:
@@ -326,7 +365,9 @@ def a_enter(st: EscapeState, u: Unit, args: list[str]) -> Command:
         raise IllegalCommand(f"{R.name(u)} is already on the board.")
     cells = R.entry_cells(st, u)
     if c not in cells:
-        raise IllegalCommand(f"{R.name(u)} can enter only by a free access square of a usable airlock: {', '.join(cell_name(x) for x in cells) or 'none now'}.")
+        raise IllegalCommand(
+            f"{R.name(u)} can enter only by a free access square of a usable airlock: {', '.join(cell_name(x) for x in cells) or 'none now'}."
+        )
     R.require(st, u, MVT)
     return Command("enter", (u.id, cell_name(c)), f"{R.name(u)} enters on {cell_name(c)}")
 
@@ -337,7 +378,11 @@ def a_move(st: EscapeState, u: Unit, args: list[str]) -> Command:
     c = R.cell_arg(st, args[0])
     agf = R.has(st, u, "anti_gravity")
     if not (is_adjacent(pos, c) or (agf and in_periphery(pos, c))):
-        reach = "one of the 8 squares around it (Anti-gravity field)" if agf else "a square sharing a side with its own"
+        reach = (
+            "one of the 8 squares around it (Anti-gravity field)"
+            if agf
+            else "a square sharing a side with its own"
+        )
         raise IllegalCommand(f"A Movement action goes to {reach}; {cell_name(c)} is not.")
     if not R.step_open(st, pos, c, burrow=R.has(st, u, "burrowing")):
         raise IllegalCommand(f"A wall or a closed door stands between {cell_name(pos)} and {cell_name(c)}.")
@@ -345,9 +390,13 @@ def a_move(st: EscapeState, u: Unit, args: list[str]) -> Command:
     occ = [v for v in st.units.values() if v.status == "board" and v.pos == c]
     if occ:
         if not (st.event == 8 and u.seat == "resistance"):
-            raise IllegalCommand(f"{cell_name(c)} is occupied by {R.name(occ[0])}; characters move to free squares.")
+            raise IllegalCommand(
+                f"{cell_name(c)} is occupied by {R.name(occ[0])}; characters move to free squares."
+            )
         if R.left(st, u, MVT) + (R.left(st, p, MVT) if (p := R.pilot_for(st, u)) else 0) < 2:
-            raise IllegalCommand("Firewall: moving through an occupied square needs a Movement action left to step off it.")
+            raise IllegalCommand(
+                "Firewall: moving through an occupied square needs a Movement action left to step off it."
+            )
     return Command("move", (u.id, cell_name(c)), f"{R.name(u)} moves to {cell_name(c)}")
 
 
@@ -357,7 +406,9 @@ def door_edge(st: EscapeState, u: Unit, text: str) -> tuple[Any, Any]:
     if k not in st.doors:
         raise IllegalCommand(f"There is no door on {edge_name(*k)}.")
     if pos not in k:
-        raise IllegalCommand(f"{R.name(u)} must stand next to the door {edge_name(*k)} (on {cell_name(k[0])} or {cell_name(k[1])}).")
+        raise IllegalCommand(
+            f"{R.name(u)} must stand next to the door {edge_name(*k)} (on {cell_name(k[0])} or {cell_name(k[1])})."
+        )
     return k, st.doors[k]
 
 
@@ -367,7 +418,9 @@ def a_open(st: EscapeState, u: Unit, args: list[str]) -> Command:
     if door.open:
         raise IllegalCommand(f"The door {edge_name(*k)} is already open.")
     if door.locked and u.seat != "isc":
-        raise IllegalCommand(f"The door {edge_name(*k)} is locked (difficulty {door.difficulty}): the Resistance opens it only by hacking.")
+        raise IllegalCommand(
+            f"The door {edge_name(*k)} is locked (difficulty {door.difficulty}): the Resistance opens it only by hacking."
+        )
     R.require(st, u, MVT)
     return Command("open", (u.id, edge_name(*k)), f"{R.name(u)} opens the door {edge_name(*k)}")
 
@@ -375,7 +428,9 @@ def a_open(st: EscapeState, u: Unit, args: list[str]) -> Command:
 def a_close(st: EscapeState, u: Unit, args: list[str]) -> Command:
     _args(args, 1, "close <character> <door edge>")
     if u.seat != "isc":
-        raise IllegalCommand("Open doors cannot be closed by a character; only the I.S.C.'s Encrypted key allows it.")
+        raise IllegalCommand(
+            "Open doors cannot be closed by a character; only the I.S.C.'s Encrypted key allows it."
+        )
     k, door = door_edge(st, u, args[0])
     if not door.open:
         raise IllegalCommand(f"The door {edge_name(*k)} is already closed.")
@@ -396,7 +451,11 @@ def a_drop(st: EscapeState, u: Unit, args: list[str]) -> Command:
     if not R.step_open(st, pos, c) or not R.sees(st, pos, c):
         raise IllegalCommand(f"{cell_name(c)} is behind a wall or door, or out of sight.")
     R.require(st, u, MVT)
-    return Command("drop", (u.id, cell_name(c)), f"{R.name(u)} drops the {R.token_label(st.tokens[u.carrying])} on {cell_name(c)}")
+    return Command(
+        "drop",
+        (u.id, cell_name(c)),
+        f"{R.name(u)} drops the {R.token_label(st.tokens[u.carrying])} on {cell_name(c)}",
+    )
 
 
 def a_give(st: EscapeState, u: Unit, args: list[str]) -> Command:
@@ -445,7 +504,9 @@ def a_take(st: EscapeState, u: Unit, args: list[str]) -> Command:
     pos = on_board(u)
     t = token_here(st, args[0])
     if t.pos != pos:
-        raise IllegalCommand(f"{R.name(u)} must stand on the token's square ({cell_name(t.pos)}) to pick it up.")
+        raise IllegalCommand(
+            f"{R.name(u)} must stand on the token's square ({cell_name(t.pos)}) to pick it up."
+        )
     if t.kind == "crate":
         raise IllegalCommand("Crates are not carried; throw one from your square with 'throw'.")
     if u.carrying:
@@ -462,7 +523,9 @@ def a_reveal(st: EscapeState, u: Unit, args: list[str]) -> Command:
     if t.face_up:
         raise IllegalCommand(f"{t.id} is already face up.")
     if not in_periphery(pos, t.pos) or not R.sees(st, pos, t.pos):
-        raise IllegalCommand(f"Tokens are turned over from one of the 8 squares around them, with a line of sight ({t.id} is on {cell_name(t.pos)}).")
+        raise IllegalCommand(
+            f"Tokens are turned over from one of the 8 squares around them, with a line of sight ({t.id} is on {cell_name(t.pos)})."
+        )
     return Command("reveal", (u.id, t.id), f"{R.name(u)} turns over {t.id} on {cell_name(t.pos)}")
 
 
@@ -472,7 +535,9 @@ def a_attack(st: EscapeState, u: Unit, args: list[str]) -> Command:
     t = enemy(st, u, args[0])
     assert t.pos
     if not in_periphery(pos, t.pos) or not R.sees(st, pos, t.pos):
-        raise IllegalCommand(f"Hand-to-hand attacks target an enemy on one of the 8 squares around, in line of sight; {R.name(t)} is on {cell_name(t.pos)}.")
+        raise IllegalCommand(
+            f"Hand-to-hand attacks target an enemy on one of the 8 squares around, in line of sight; {R.name(t)} is on {cell_name(t.pos)}."
+        )
     combat_checks(st, u, t)
     return Command("attack", (u.id, t.id), f"{R.name(u)} attacks {R.name(t)} hand to hand")
 
@@ -533,12 +598,16 @@ def a_grenade(st: EscapeState, u: Unit, args: list[str]) -> Command:
     if c in R.occupancy(st):
         raise IllegalCommand(f"A grenade targets a free square; {cell_name(c)} is occupied.")
     if chebyshev(pos, c) > it.range:
-        raise IllegalCommand(f"The {it.name} has Range {it.range}; {cell_name(c)} is {chebyshev(pos, c)} squares away.")
+        raise IllegalCommand(
+            f"The {it.name} has Range {it.range}; {cell_name(c)} is {chebyshev(pos, c)} squares away."
+        )
     if not R.sees(st, pos, c):
         raise IllegalCommand(f"{R.name(u)} has no line of sight to {cell_name(c)}.")
     R.require(st, u, CBT)
     if R.in_blackout(st, pos) or R.in_blackout(st, c):
-        raise IllegalCommand(f"Black-out: no Combat action can be made in the {R.room_name(st, st.event_room)} this turn.")
+        raise IllegalCommand(
+            f"Black-out: no Combat action can be made in the {R.room_name(st, st.event_room)} this turn."
+        )
     return Command("grenade", (u.id, cell_name(c)), f"{R.name(u)} throws the {it.name} at {cell_name(c)}")
 
 
@@ -554,15 +623,25 @@ def a_hack(st: EscapeState, u: Unit, args: list[str]) -> Command:
             room = R.board(st).room_of(pos)
             near = [c for c in k if R.board(st).cell_room[c] == room and room is not None]
             if not (R.has(st, u, "otaku") and near and R.sees(st, pos, near[0])):
-                raise IllegalCommand(f"{R.name(u)} must stand next to the door {edge_name(*k)} to hack it (Otaku reaches any locked door of its room in sight).")
+                raise IllegalCommand(
+                    f"{R.name(u)} must stand next to the door {edge_name(*k)} to hack it (Otaku reaches any locked door of its room in sight)."
+                )
         R.require(st, u, INT)
-        return Command("hack", (u.id, edge_name(*k)), f"{R.name(u)} hacks the locked door {edge_name(*k)} (difficulty {door.difficulty})")
+        return Command(
+            "hack",
+            (u.id, edge_name(*k)),
+            f"{R.name(u)} hacks the locked door {edge_name(*k)} (difficulty {door.difficulty})",
+        )
     if not R.has(st, u, "attraction"):
-        raise IllegalCommand(f"{R.name(u)} cannot hack characters (that takes the Attraction skill); name a locked door edge like c4|c5.")
+        raise IllegalCommand(
+            f"{R.name(u)} cannot hack characters (that takes the Attraction skill); name a locked door edge like c4|c5."
+        )
     t = enemy(st, u, args[0])
     assert t.pos
     if chebyshev(pos, t.pos) > 2 or not R.sees(st, pos, t.pos):
-        raise IllegalCommand(f"Attraction targets an enemy within 2 squares in line of sight; {R.name(t)} is not.")
+        raise IllegalCommand(
+            f"Attraction targets an enemy within 2 squares in line of sight; {R.name(t)} is not."
+        )
     R.require(st, u, INT)
     return Command("hack", (u.id, t.id), f"{R.name(u)} uses Attraction on {R.name(t)}")
 
@@ -586,7 +665,9 @@ def a_drill(st: EscapeState, u: Unit, args: list[str]) -> Command:
         raise IllegalCommand(f"The wall {edge_name(*k)} is indestructible (see the map legend).")
     R.require(st, u, CBT)
     if R.in_blackout(st, pos):
-        raise IllegalCommand(f"Black-out: no Combat action can be made in the {R.room_name(st, st.event_room)} this turn.")
+        raise IllegalCommand(
+            f"Black-out: no Combat action can be made in the {R.room_name(st, st.event_room)} this turn."
+        )
     return Command("drill", (u.id, edge_name(*k)), f"{R.name(u)} drills the wall {edge_name(*k)}")
 
 
@@ -602,7 +683,9 @@ def a_datadisk(st: EscapeState, u: Unit, args: list[str]) -> Command:
     if len(args) != 1 or args[0] not in ("mvt", "cbt", "int"):
         raise IllegalCommand("Usage: datadisk <character> mvt|cbt|int")
     item_usable(st, u, "datadisk")
-    return Command("datadisk", (u.id, args[0]), f"{R.name(u)} uses the Datadisk: +1 {args[0].capitalize()} action")
+    return Command(
+        "datadisk", (u.id, args[0]), f"{R.name(u)} uses the Datadisk: +1 {args[0].capitalize()} action"
+    )
 
 
 def a_drugs(st: EscapeState, u: Unit, args: list[str]) -> Command:
@@ -616,8 +699,12 @@ def a_radio(st: EscapeState, u: Unit, args: list[str]) -> Command:
     item_usable(st, u, "radio")
     a = R.find_unit(st, args[0], seat=u.seat, what="ally")
     if a.id == u.id or not R.activatable(st, a):
-        raise IllegalCommand(f"The Radio calls an ally who has not activated yet this turn; {R.name(a)} cannot.")
-    return Command("radio", (u.id, a.id), f"{R.name(u)} ends its activation and radios {R.name(a)} to go next")
+        raise IllegalCommand(
+            f"The Radio calls an ally who has not activated yet this turn; {R.name(a)} cannot."
+        )
+    return Command(
+        "radio", (u.id, a.id), f"{R.name(u)} ends its activation and radios {R.name(a)} to go next"
+    )
 
 
 ACTION_CHECKS: dict[str, Callable[[EscapeState, Unit, list[str]], Command]] = {
@@ -664,7 +751,12 @@ def play(st: EscapeState, seat: str, cmd: Command) -> list[Event]:
     elif st.phase == "first":
         st.next_side = a[0]
         st.phase = "activation"
-        ev.append(Event(f"The {FACTION_NAMES[st.initiative]} lets the {FACTION_NAMES[a[0]]} activate first.", kind="first"))
+        ev.append(
+            Event(
+                f"The {FACTION_NAMES[st.initiative]} lets the {FACTION_NAMES[a[0]]} activate first.",
+                kind="first",
+            )
+        )
     else:
         play_action(st, seat, v, a, ev)
     R.advance(st, ev)
@@ -682,12 +774,22 @@ def play_place(st: EscapeState, seat: str, v: str, a: tuple[str, ...], ev: list[
     elif v == "objective":
         value = st.objective_pool.pop(st.rng.below(len(st.objective_pool)))
         R.new_token(st, "objective", c, value=value)
-        ev.append(Event(f"The {FACTION_NAMES[seat]} places a face-down objective in the {room} ({a[0]}).", kind="setup"))
+        ev.append(
+            Event(
+                f"The {FACTION_NAMES[seat]} places a face-down objective in the {room} ({a[0]}).",
+                kind="setup",
+            )
+        )
         R.after_placement(st, "objective", len(s.objectives), ev)
     else:
         item = st.equipment_pool.pop(st.rng.below(len(st.equipment_pool)))
         R.new_token(st, "equipment", c, item=item)
-        ev.append(Event(f"The {FACTION_NAMES[seat]} draws an equipment token and places it face down in the {room} ({a[0]}).", kind="setup"))
+        ev.append(
+            Event(
+                f"The {FACTION_NAMES[seat]} draws an equipment token and places it face down in the {room} ({a[0]}).",
+                kind="setup",
+            )
+        )
         R.after_placement(st, "equipment", s.equipment, ev)
 
 
@@ -700,10 +802,17 @@ def play_event(st: EscapeState, v: str, a: tuple[str, ...], ev: list[Event]) -> 
         k = R.edge_arg(st, a[0])
         door = st.doors[k]
         door.open = not door.open
-        ev.append(Event(f"Short circuit: the door {a[0]} {'opens' if door.open else 'closes'}.", kind="event"))
+        ev.append(
+            Event(f"Short circuit: the door {a[0]} {'opens' if door.open else 'closes'}.", kind="event")
+        )
     else:
         st.event_room = R.room_arg(st, a[0])
-        ev.append(Event(f"Black-out in the {R.room_name(st, st.event_room)}: no Combat actions there this turn.", kind="event"))
+        ev.append(
+            Event(
+                f"Black-out in the {R.room_name(st, st.event_room)}: no Combat actions there this turn.",
+                kind="event",
+            )
+        )
 
 
 def play_answer(st: EscapeState, v: str, a: tuple[str, ...], ev: list[Event]) -> None:
@@ -752,7 +861,12 @@ def play_action(st: EscapeState, seat: str, v: str, a: tuple[str, ...], ev: list
             activate(st, u, ev)
         st.revolution -= 1
         u.bonus[MVT if a[0] == "move" else CBT] += 1
-        ev.append(Event(f"The Resistance spends a Revolution token: {R.name(u)} gains a {'Movement' if a[0] == 'move' else 'Combat'} action ({st.revolution} left).", kind="token"))
+        ev.append(
+            Event(
+                f"The Resistance spends a Revolution token: {R.name(u)} gains a {'Movement' if a[0] == 'move' else 'Combat'} action ({st.revolution} left).",
+                kind="token",
+            )
+        )
         return
     u = st.units[a[0]]
     if not st.active:
@@ -769,7 +883,12 @@ def p_enter(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> No
     if redeploy:
         u.damage = 0
     st.trail = [u.pos]
-    ev.append(Event(f"{R.name(u)} {'is rebuilt by the Internal factory and ' if redeploy else ''}enters the board on {a[0]}.", kind="move"))
+    ev.append(
+        Event(
+            f"{R.name(u)} {'is rebuilt by the Internal factory and ' if redeploy else ''}enters the board on {a[0]}.",
+            kind="move",
+        )
+    )
 
 
 def p_move(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
@@ -835,7 +954,9 @@ def p_reveal(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> N
     ev.append(Event(f"{R.name(u)} turns over {t.id}: {R.token_label(t)}.", kind="reveal"))
 
 
-def start_attack(st: EscapeState, u: Unit, kind: str, targets: list[Unit], *, power: int, weapon: str, item: str = "") -> None:
+def start_attack(
+    st: EscapeState, u: Unit, kind: str, targets: list[Unit], *, power: int, weapon: str, item: str = ""
+) -> None:
     """Spend the Combat action and put an attack on the stack."""
     R.spend(st, u, CBT)
     st.stack.append({
@@ -873,9 +994,20 @@ def p_grenade(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> 
     del st.tokens[u.carrying]
     u.carrying = None
     c = R.cell_arg(st, a[0])
-    hit = [v for v in st.units.values() if v.status == "board" and v.pos and in_periphery(c, v.pos) and not scrambled(st, v)]
+    hit = [
+        v
+        for v in st.units.values()
+        if v.status == "board" and v.pos and in_periphery(c, v.pos) and not scrambled(st, v)
+    ]
     it = items()[item]
-    ev.append(Event(f"{R.name(u)} throws the {it.name} at {a[0]}: " + (", ".join(R.name(v) for v in hit) or "nobody") + " in the blast.", kind="grenade"))
+    ev.append(
+        Event(
+            f"{R.name(u)} throws the {it.name} at {a[0]}: "
+            + (", ".join(R.name(v) for v in hit) or "nobody")
+            + " in the blast.",
+            kind="grenade",
+        )
+    )
     start_attack(st, u, "grenade", hit, power=it.power, weapon=it.name, item=item)
     if u.pos:
         st.attacks.append((u.pos, c))
@@ -924,7 +1056,12 @@ def p_datadisk(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) ->
     consume(st, u)
     kind = {"mvt": MVT, "cbt": CBT, "int": INT}[a[0]]
     u.bonus[kind] += 1
-    ev.append(Event(f"{R.name(u)} uses the Datadisk: one extra {('Movement', 'Combat', 'Intellect')[kind]} action.", kind="item"))
+    ev.append(
+        Event(
+            f"{R.name(u)} uses the Datadisk: one extra {('Movement', 'Combat', 'Intellect')[kind]} action.",
+            kind="item",
+        )
+    )
 
 
 def p_drugs(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
@@ -951,11 +1088,16 @@ ACTION_PLAYS: dict[str, Callable[[EscapeState, Unit, tuple[str, ...], list[Event
 # -- legal commands ---------------------------------------------------------------------------------------
 
 
-def _try(out: list[Command], fn: Callable[[], Command]) -> None:
-    try:
-        out.append(fn())
-    except RuleError:
-        pass
+def _try(
+    out: list[Command],
+    fn: Callable[[EscapeState, Unit, list[str]], Command],
+    st: EscapeState,
+    u: Unit,
+    args: list[str],
+) -> None:
+    """Append ``fn``'s command when the rules accept it."""
+    with contextlib.suppress(RuleError):
+        out.append(fn(st, u, args))
 
 
 def legal(st: EscapeState, seat: str) -> list[Command]:
@@ -978,7 +1120,14 @@ def legal(st: EscapeState, seat: str) -> list[Command]:
         return [check_cm(st, seat, ["countermeasure"]), check_cm(st, seat, ["no-countermeasure"])]
     if mode in ("push", "pull"):
         f = st.stack[-1]
-        out = [Command(mode, (c,), f"{'Push' if mode == 'push' else 'Pull'} {R.name(st.units[f.get('push') or f['target']])} to {c}") for c in f["cells"]]
+        out = [
+            Command(
+                mode,
+                (c,),
+                f"{'Push' if mode == 'push' else 'Pull'} {R.name(st.units[f.get('push') or f['target']])} to {c}",
+            )
+            for c in f["cells"]
+        ]
         if mode == "push":
             out.append(Command("no-push", (), "Do not push"))
         return out
@@ -991,7 +1140,11 @@ def legal(st: EscapeState, seat: str) -> list[Command]:
         room = R.scen(st).deploy[seat]["room"]
         occ = R.occupancy(st)
         cells = [c for c in R.board(st).room_cells(room) if c not in occ]
-        return [Command("deploy", (u.id, cell_name(c)), f"Deploy {R.name(u)} on {cell_name(c)}") for u in R.to_deploy(st, seat) for c in cells]
+        return [
+            Command("deploy", (u.id, cell_name(c)), f"Deploy {R.name(u)} on {cell_name(c)}")
+            for u in R.to_deploy(st, seat)
+            for c in cells
+        ]
     if mode == "event":
         return R.event_choices(st)
     if mode == "first":
@@ -1015,7 +1168,7 @@ def activation_commands(st: EscapeState, seat: str) -> list[Command]:
             out.append(Command("activate", (uid,), f"Activate {R.name(u)}"))
         if u.status != "board" or u.pos is None:
             for c in R.entry_cells(st, u):
-                _try(out, lambda c=c: a_enter(st, u, [cell_name(c)]))  # type: ignore[misc]
+                _try(out, a_enter, st, u, [cell_name(c)])
             continue
         pos = u.pos
         can_mvt = R.can_spend(st, u, MVT)
@@ -1023,62 +1176,71 @@ def activation_commands(st: EscapeState, seat: str) -> list[Command]:
         can_int = R.can_spend(st, u, INT)
         if can_mvt:
             for c in R.ring(st, pos):
-                _try(out, lambda c=c: a_move(st, u, [cell_name(c)]))  # type: ignore[misc]
+                _try(out, a_move, st, u, [cell_name(c)])
             for k in ((pos, n) for n in R.ring(st, pos) if is_adjacent(pos, n)):
                 ek = edge_key(*k)
                 if ek in st.doors:
-                    _try(out, lambda ek=ek: a_open(st, u, [edge_name(*ek)]))  # type: ignore[misc]
-                    _try(out, lambda ek=ek: a_close(st, u, [edge_name(*ek)]))  # type: ignore[misc]
+                    _try(out, a_open, st, u, [edge_name(*ek)])
+                    _try(out, a_close, st, u, [edge_name(*ek)])
             if u.carrying:
                 for c in R.ring(st, pos):
-                    _try(out, lambda c=c: a_drop(st, u, [cell_name(c)]))  # type: ignore[misc]
+                    _try(out, a_drop, st, u, [cell_name(c)])
                 for v in st.units.values():
                     if v.seat == u.seat and v.pos and in_periphery(pos, v.pos):
-                        _try(out, lambda v=v: a_give(st, u, [v.id]))  # type: ignore[misc]
-            _try(out, lambda: a_leave(st, u, []))
+                        _try(out, a_give, st, u, [v.id])
+            _try(out, a_leave, st, u, [])
         for t in st.tokens.values():
             if t.pos == pos:
-                _try(out, lambda t=t: a_take(st, u, [t.id]))  # type: ignore[misc]
+                _try(out, a_take, st, u, [t.id])
             elif t.pos and not t.face_up and in_periphery(pos, t.pos):
-                _try(out, lambda t=t: a_reveal(st, u, [t.id]))  # type: ignore[misc]
+                _try(out, a_reveal, st, u, [t.id])
         enemies = [v for v in st.units.values() if v.seat != u.seat and v.status == "board" and v.pos]
         if can_cbt:
             for v in enemies:
                 assert v.pos
                 if in_periphery(pos, v.pos):
-                    _try(out, lambda v=v: a_attack(st, u, [v.id]))  # type: ignore[misc]
+                    _try(out, a_attack, st, u, [v.id])
                 if R.prof(u).ranged:
-                    _try(out, lambda v=v: a_shoot(st, u, [v.id]))  # type: ignore[misc]
+                    _try(out, a_shoot, st, u, [v.id])
                 if crate_at(st, pos):
-                    _try(out, lambda v=v: a_throw(st, u, [v.id]))  # type: ignore[misc]
+                    _try(out, a_throw, st, u, [v.id])
             if u.carrying and (carried(st, u, "em") or carried(st, u, "gas")):
                 for dx in range(-3, 4):
                     for dy in range(-3, 4):
                         c = (pos[0] + dx, pos[1] + dy)
                         if R._on(st, c) and c not in occ:
-                            _try(out, lambda c=c: a_grenade(st, u, [cell_name(c)]))  # type: ignore[misc]
+                            _try(out, a_grenade, st, u, [cell_name(c)])
             if R.has(st, u, "drill"):
                 for n in R.ring(st, pos):
                     if is_adjacent(pos, n):
-                        _try(out, lambda n=n: a_drill(st, u, [edge_name(pos, n)]))  # type: ignore[misc]
+                        _try(out, a_drill, st, u, [edge_name(pos, n)])
         if can_int:
             for ek, door in st.doors.items():
                 if door.locked and not door.open:
-                    _try(out, lambda ek=ek: a_hack(st, u, [edge_name(*ek)]))  # type: ignore[misc]
+                    _try(out, a_hack, st, u, [edge_name(*ek)])
             if R.has(st, u, "attraction"):
                 for v in enemies:
-                    _try(out, lambda v=v: a_hack(st, u, [v.id]))  # type: ignore[misc]
+                    _try(out, a_hack, st, u, [v.id])
         if u.carrying:
-            _try(out, lambda: a_medkit(st, u, []))
-            for k in ("mvt", "cbt", "int"):
-                _try(out, lambda k=k: a_datadisk(st, u, [k]))  # type: ignore[misc]
-            _try(out, lambda: a_drugs(st, u, []))
+            _try(out, a_medkit, st, u, [])
+            for kind in ("mvt", "cbt", "int"):
+                _try(out, a_datadisk, st, u, [kind])
+            _try(out, a_drugs, st, u, [])
             for v in st.units.values():
                 if v.seat == u.seat and v.id != u.id:
-                    _try(out, lambda v=v: a_radio(st, u, [v.id]))  # type: ignore[misc]
+                    _try(out, a_radio, st, u, [v.id])
         if seat == "resistance" and st.revolution > 0:
-            out.append(Command("token", ("move", uid), f"Spend a Revolution token: +1 Movement action for {R.name(u)}"))
-            out.append(Command("token", ("combat", uid), f"Spend a Revolution token: +1 Combat action for {R.name(u)}"))
+            out.append(
+                Command(
+                    "token", ("move", uid), f"Spend a Revolution token: +1 Movement action for {R.name(u)}"
+                )
+            )
+            out.append(
+                Command(
+                    "token", ("combat", uid), f"Spend a Revolution token: +1 Combat action for {R.name(u)}"
+                )
+            )
     if st.active:
-        _try(out, lambda: check_activation(st, seat, ["end"]))
+        with contextlib.suppress(RuleError):
+            out.append(check_activation(st, seat, ["end"]))
     return out

@@ -111,7 +111,9 @@ def parse_board(text: str, source: str) -> Board:
     if mode != "legend":
         raise ContentError(f"{source}: the grid has no 'end' line")
     if len(grid) < 3 or len(grid) % 2 == 0:
-        raise ContentError(f"{source}: the grid must alternate edge and cell rows, starting and ending with edges")
+        raise ContentError(
+            f"{source}: the grid must alternate edge and cell rows, starting and ending with edges"
+        )
     width = (len(grid[0][1]) - 1) // 3
     height = (len(grid) - 1) // 2
     cell_room: dict[Cell, str] = {}

@@ -44,7 +44,7 @@ class Profile:
     faction: str
     mvt: int
     cbt: int
-    int: int
+    intel: int
     life: int
     rank: int
     skills: dict[str, int]
@@ -105,7 +105,7 @@ def profiles() -> dict[str, Profile]:
         r = c.get("ranged")
         out[c["id"]] = Profile(
             id=c["id"], name=c["name"], faction=c["faction"], mvt=int(c["mvt"]), cbt=int(c["cbt"]),
-            int=int(c["int"]), life=int(c["life"]), rank=int(c["rank"]), skills=dict(c["skills"]),
+            intel=int(c["int"]), life=int(c["life"]), rank=int(c["rank"]), skills=dict(c["skills"]),
             ranged=Ranged(r["name"], int(r["range"]), int(r["power"])) if r else None,
         )  # fmt: skip
     return out

@@ -12,7 +12,17 @@ from engine.rulesets.escape.state import CBT, INT, MVT, EscapeState
 from engine.scene import Arrow, Edge, Panel, PanelUnit, Scene, Tile, Token
 
 SIDE_COLOURS = {"resistance": "#e8833a", "isc": "#3aa6e8"}
-ROOM_COLOURS = ["#3b4252", "#434c5e", "#3e4a3f", "#4a3f4f", "#4f4a3b", "#3b4a4f", "#4f3b3b", "#3f3f57", "#47503a"]
+ROOM_COLOURS = [
+    "#3b4252",
+    "#434c5e",
+    "#3e4a3f",
+    "#4a3f4f",
+    "#4f4a3b",
+    "#3b4a4f",
+    "#4f3b3b",
+    "#3f3f57",
+    "#47503a",
+]
 CORRIDOR = "#2b2f38"
 
 
@@ -105,19 +115,28 @@ def scene(st: EscapeState, seat: str | None) -> Scene:
     arrows = []
     if len(st.trail) > 1:
         arrows.append(Arrow(tuple(st.trail), "#ffe066", "path"))
-    for a, t in st.attacks:
-        arrows.append(Arrow((a, t), "#ff4d4d", "attack"))
+    for src, dst in st.attacks:
+        arrows.append(Arrow((src, dst), "#ff4d4d", "attack"))
     w = R.waiting(st)
-    lines = [f"Turn {st.turn}/{R.scen(st).turns}" + (f" · initiative {FACTION_NAMES[st.initiative]}" if st.initiative else "")]
+    lines = [
+        f"Turn {st.turn}/{R.scen(st).turns}"
+        + (f" · initiative {FACTION_NAMES[st.initiative]}" if st.initiative else "")
+    ]
     if st.event:
-        lines.append(f"Event {st.event}: {R.EVENTS[st.event].split(':')[0]}" + (f" ({R.room_name(st, st.event_room)})" if st.event_room else ""))
+        lines.append(
+            f"Event {st.event}: {R.EVENTS[st.event].split(':')[0]}"
+            + (f" ({R.room_name(st, st.event_room)})" if st.event_room else "")
+        )
     if st.active:
         lines.append(f"Active: {R.name(st.units[st.active])}")
     if st.result:
         lines.append(st.result.reason)
     elif w:
         lines.append(f"To act: {FACTION_NAMES[w[0]]}")
-    lines.append(f"Revolution tokens: {st.revolution}" + (f" · points out: {st.carried_points}" if R.scen(st).objectives else ""))
+    lines.append(
+        f"Revolution tokens: {st.revolution}"
+        + (f" · points out: {st.carried_points}" if R.scen(st).objectives else "")
+    )
     legend = (("#e8833a", "Resistance"), ("#3aa6e8", "I.S.C."), ("#8b5a2b", "crate"), ("#6b6f7a", "face-down token"),
               ("#d9a400", "locked door"), ("#ffe066", "last move"), ("#ff4d4d", "attack"))  # fmt: skip
     destroyed = ",".join(edge_name(*k) for k in st.destroyed)
@@ -135,7 +154,13 @@ def text_board(st: EscapeState, seat: str | None) -> str:
     toks: dict[Any, str] = {}
     for t in st.tokens.values():
         if t.pos:
-            toks[t.pos] = "c" if t.kind == "crate" else "?" if not t.face_up else ("$" if t.kind == "objective" else "e")
+            toks[t.pos] = (
+                "c"
+                if t.kind == "crate"
+                else "?"
+                if not t.face_up
+                else ("$" if t.kind == "objective" else "e")
+            )
     cols = "   " + "".join(f"{chr(97 + x):<3}" for x in range(b.width))
     lines = [cols]
 

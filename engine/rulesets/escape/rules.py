@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.core import Command, Decision, Event, Outcome
-from engine.errors import AmbiguousCommand, IllegalCommand, NotYourTurn, RuleError, UnknownCommand
+from engine.core import Command, Event, Outcome
+from engine.errors import AmbiguousCommand, IllegalCommand, RuleError
 from engine.geometry.square import (
     KING,
     ORTHOGONAL,
@@ -30,17 +30,14 @@ from engine.geometry.square import (
 )
 from engine.rulesets.escape.board import Board, EdgeKind
 from engine.rulesets.escape.content import (
-    CRATE_POWER,
-    CRATE_RANGE,
     FACTION_NAMES,
-    SKILL_NAMES,
     Profile,
     Scenario,
     items,
     profiles,
     scenarios,
 )
-from engine.rulesets.escape.state import CBT, INT, KIND_NAMES, KINDS, MVT, EscapeState, Unit
+from engine.rulesets.escape.state import CBT, INT, KIND_NAMES, MVT, EscapeState, Unit
 
 SEATS = ("resistance", "isc")
 EVENTS = {
@@ -98,7 +95,7 @@ def base_stat(st: EscapeState, u: Unit, kind: int) -> int:
     if st.event == 2 and u.seat == "isc":
         return (7, 3, 3)[kind]
     p = prof(u)
-    return (p.mvt, p.cbt, p.int)[kind]
+    return (p.mvt, p.cbt, p.intel)[kind]
 
 
 def stat(st: EscapeState, u: Unit, kind: int) -> int:
@@ -187,7 +184,10 @@ def sees(st: EscapeState, a: Cell, b: Cell, occ: dict[Cell, str] | None = None) 
 
 def step_open(st: EscapeState, a: Cell, b: Cell, *, burrow: bool = False) -> bool:
     """Whether one step from a to b (side or corner) crosses no wall or closed door."""
-    blocks = (lambda x, y: False) if burrow else (lambda x, y: edge_blocks(st, x, y))
+
+    def blocks(x: Cell, y: Cell) -> bool:
+        return not burrow and edge_blocks(st, x, y)
+
     if is_adjacent(a, b):
         return not blocks(a, b)
     return corner_step_open(a, b, blocks, lambda c: not _on(st, c))
@@ -225,7 +225,9 @@ def find_unit(st: EscapeState, text: str, *, seat: str | None = None, what: str 
     if len(pref) == 1:
         return pref[0]
     if len(pref) > 1:
-        raise AmbiguousCommand(f"'{text}' could be {', '.join(name(u) for u in pref)}: type more of the name.")
+        raise AmbiguousCommand(
+            f"'{text}' could be {', '.join(name(u) for u in pref)}: type more of the name."
+        )
     whose = f"{FACTION_NAMES[seat]} " if seat else ""
     raise IllegalCommand(f"There is no {whose}{what} called '{text}' in this game.")
 
@@ -282,7 +284,9 @@ def entry_cells(st: EscapeState, u: Unit) -> list[Cell]:
         locks = list(mode["airlocks"])
     elif u.status == "out" and u.seat == "isc" and u.out_turn < st.turn:
         locks = [n for n in sorted(b.airlocks) if n != 5 or st.event == 6]
-        resistance = [r.pos for r in st.units.values() if r.seat == "resistance" and r.status == "board" and r.pos]
+        resistance = [
+            r.pos for r in st.units.values() if r.seat == "resistance" and r.status == "board" and r.pos
+        ]
         locks = [n for n in locks if not any(chebyshev(p, a) <= 3 for a in b.airlocks[n] for p in resistance)]
     else:
         return []
@@ -321,7 +325,11 @@ def start_turn(st: EscapeState, ev: list[Event]) -> None:
         u.veteran_used = False
     st.phase = "turn"
     ev.append(Event(f"— Turn {st.turn} of {scen(st).turns} —", kind="turn"))
-    push_rolls(st, {"t": "turn_init", "dice": {}}, [("resistance", "", "resistance", False), ("isc", "", "isc", False)])
+    push_rolls(
+        st,
+        {"t": "turn_init", "dice": {}},
+        [("resistance", "", "resistance", False), ("isc", "", "isc", False)],
+    )
 
 
 def push_rolls(st: EscapeState, parent: dict[str, Any], entries: list[tuple[str, str, str, bool]]) -> None:
@@ -390,7 +398,9 @@ def victory_met(st: EscapeState, seat: str) -> bool:
     if kind == "hold_room":
         room = v["room"]
         b = board(st)
-        inside = [u for u in st.units.values() if u.status == "board" and u.pos and b.cell_room[u.pos] == room]
+        inside = [
+            u for u in st.units.values() if u.status == "board" and u.pos and b.cell_room[u.pos] == room
+        ]
         r = sum(u.seat == "resistance" for u in inside)
         i = sum(u.seat == "isc" for u in inside)
         return r >= int(v["min"]) and r > i
@@ -410,8 +420,15 @@ def end_turn(st: EscapeState, ev: list[Event]) -> None:
             reason = f"The {FACTION_NAMES[seat]} wins: {s.victory[seat]['text']}."
             st.result = Outcome(frozenset(met), reason)
         else:
-            why = "both sides met their victory conditions at once" if met else (
-                "every Resistance character is out of play" if wiped and not last else "the last turn ended")
+            why = (
+                "both sides met their victory conditions at once"
+                if met
+                else (
+                    "every Resistance character is out of play"
+                    if wiped and not last
+                    else "the last turn ended"
+                )
+            )
             st.result = Outcome(frozenset(), f"Draw: {why}, and no single victory condition was met.")
         st.phase = "over"
         ev.append(Event(st.result.reason, kind="game_over", board=True))
@@ -485,7 +502,9 @@ def after_placement(st: EscapeState, kind: str, target: int, ev: list[Event]) ->
         st.placer = other(st.placer)
 
 
-def new_token(st: EscapeState, kind: str, pos: Cell, *, item: str = "", value: int = 0, face_up: bool = False) -> str:
+def new_token(
+    st: EscapeState, kind: str, pos: Cell, *, item: str = "", value: int = 0, face_up: bool = False
+) -> str:
     """Create a token on a square and return its id."""
     from engine.rulesets.escape.state import Token
 
@@ -533,11 +552,23 @@ def take_out(st: EscapeState, u: Unit, ev: list[Event]) -> None:
             ev.append(Event(f"The {token_label(t)} it carried falls on {cell_name(pos)}.", kind="drop"))
     if u.seat == "resistance":
         st.revolution += 1
-        ev.append(Event(f"Hymn to the revolution: the Resistance gains a Revolution token ({st.revolution}).", kind="token"))
+        ev.append(
+            Event(
+                f"Hymn to the revolution: the Resistance gains a Revolution token ({st.revolution}).",
+                kind="token",
+            )
+        )
     else:
-        ev.append(Event(f"Internal factory: {name(u)} may re-enter from an airlock next turn.", kind="factory"))
+        ev.append(
+            Event(f"Internal factory: {name(u)} may re-enter from an airlock next turn.", kind="factory")
+        )
     if nitro:
-        ev.append(Event(f"{name(u)}'s Nitro vial explodes: 2 damage to everyone around {cell_name(pos)}.", kind="nitro"))
+        ev.append(
+            Event(
+                f"{name(u)}'s Nitro vial explodes: 2 damage to everyone around {cell_name(pos)}.",
+                kind="nitro",
+            )
+        )
         for c in ring(st, pos):
             for v in list(st.units.values()):
                 if v.status == "board" and v.pos == c:
@@ -576,9 +607,13 @@ def losing(st: EscapeState, parent: dict[str, Any], e: dict[str, Any]) -> bool:
     if t in ("turn_init", "setup_init"):
         mine = d[e["seat"]] + int_total(st, e["seat"], everyone=st.turn <= 1)
         theirs = d[other(e["seat"])] + int_total(st, other(e["seat"]), everyone=st.turn <= 1)
-        return mine < theirs
+        return bool(mine < theirs)
     if t == "attack":
-        tgt = parent["targets"][0] if e["slot"] == "att" else next(x for x in parent["targets"] if "def:" + x["id"] == e["slot"])
+        tgt = (
+            parent["targets"][0]
+            if e["slot"] == "att"
+            else next(x for x in parent["targets"] if "def:" + x["id"] == e["slot"])
+        )
         total = attack_total(st, parent, tgt)
         return total <= 0 if e["slot"] == "att" else total > 0
     if t == "hack":
@@ -639,7 +674,9 @@ def dodge_options(st: EscapeState, f: dict[str, Any], tgt: dict[str, Any]) -> li
 
 def in_blackout(st: EscapeState, pos: Cell | None) -> bool:
     """Whether a square lies in this turn's Black-out room."""
-    return bool(st.event == 10 and st.event_room and pos is not None and board(st).cell_room[pos] == st.event_room)
+    return bool(
+        st.event == 10 and st.event_room and pos is not None and board(st).cell_room[pos] == st.event_room
+    )
 
 
 def choose_dodge(st: EscapeState, f: dict[str, Any], tgt: dict[str, Any], how: str, ev: list[Event]) -> None:
@@ -651,7 +688,9 @@ def choose_dodge(st: EscapeState, f: dict[str, Any], tgt: dict[str, Any], how: s
         ev.append(Event(f"{name(t)} tries to dodge.", kind="dodge"))
     elif how == "token":
         st.revolution -= 1
-        ev.append(Event(f"{name(t)} spends a Revolution token to dodge ({st.revolution} left).", kind="dodge"))
+        ev.append(
+            Event(f"{name(t)} spends a Revolution token to dodge ({st.revolution} left).", kind="dodge")
+        )
     elif how == "shield":
         assert t.carrying
         del st.tokens[t.carrying]
@@ -720,7 +759,9 @@ def step_rolls(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> bool:
     return True
 
 
-def do_reroll(st: EscapeState, parent: dict[str, Any], e: dict[str, Any], source: str, ev: list[Event]) -> None:
+def do_reroll(
+    st: EscapeState, parent: dict[str, Any], e: dict[str, Any], source: str, ev: list[Event]
+) -> None:
     """Re-roll one die from a Seasoned veteran or a Revolution token."""
     old = parent["dice"][e["slot"]]
     new = st.rng.roll(6)
@@ -764,12 +805,20 @@ def resolve_turn_init(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> bo
         st.initiative = "resistance" if ri > ii else "isc"
         text += " (tie: the higher Int total wins)"
     else:
-        ev.append(Event(text + ": a full tie, roll again.", kind="initiative", dice=(d["resistance"], d["isc"])))
-        push_rolls(st, {"t": "turn_init", "dice": {}}, [("resistance", "", "resistance", False), ("isc", "", "isc", False)])
+        ev.append(
+            Event(text + ": a full tie, roll again.", kind="initiative", dice=(d["resistance"], d["isc"]))
+        )
+        push_rolls(
+            st,
+            {"t": "turn_init", "dice": {}},
+            [("resistance", "", "resistance", False), ("isc", "", "isc", False)],
+        )
         return True
     ev.append(Event(f"{text}: the {FACTION_NAMES[st.initiative]} has the initiative.", kind="initiative",
                     dice=(d["resistance"], d["isc"])))  # fmt: skip
-    push_rolls(st, {"t": "event", "dice": {}}, [("resistance", "", "resistance", False), ("isc", "", "isc", False)])
+    push_rolls(
+        st, {"t": "event", "dice": {}}, [("resistance", "", "resistance", False), ("isc", "", "isc", False)]
+    )
     return True
 
 
@@ -782,8 +831,11 @@ def resolve_event(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> bool:
                     dice=(d["resistance"], d["isc"])))  # fmt: skip
     if n == 4:
         for u in list(st.units.values()):
-            if u.seat == "resistance" and u.status == "board" and u.pos and any(
-                edge_key(u.pos, (u.pos[0] + dx, u.pos[1] + dy)) in st.doors for dx, dy in ORTHOGONAL
+            if (
+                u.seat == "resistance"
+                and u.status == "board"
+                and u.pos
+                and any(edge_key(u.pos, (u.pos[0] + dx, u.pos[1] + dy)) in st.doors for dx, dy in ORTHOGONAL)
             ):
                 dealt = apply_damage(st, u, 2, ev)
                 ev.append(Event(f"{name(u)} gets a jolt: {dealt} damage.", kind="damage"))
@@ -803,7 +855,11 @@ def event_choices(st: EscapeState) -> list[Command]:
         occ = occupancy(st)
         free = [c for c in sorted(b.cell_room, key=lambda c: (c[1], c[0])) if c not in occ]
         isc = [u for u in st.units.values() if u.seat == "isc" and u.status == "board"]
-        return [Command("relocate", (u.id, cell_name(c)), f"Move {name(u)} to {cell_name(c)}") for u in isc for c in free]
+        return [
+            Command("relocate", (u.id, cell_name(c)), f"Move {name(u)} to {cell_name(c)}")
+            for u in isc
+            for c in free
+        ]
     if st.event == 9:
         return [
             Command("switch", (edge_name(*k),), f"{'Close' if d.open else 'Open'} the door {edge_name(*k)}")
@@ -850,7 +906,9 @@ def step_attack(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> bool:
 def resolve_attack(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> None:
     a = st.units[f["by"]]
     f["stage"] = "done"
-    verb = {"melee": "attacks", "ranged": "shoots", "crate": "throws a crate at", "grenade": "catches"}[f["kind"]]
+    verb = {"melee": "attacks", "ranged": "shoots", "crate": "throws a crate at", "grenade": "catches"}[
+        f["kind"]
+    ]
     for tgt in f["targets"]:
         t = st.units[tgt["id"]]
         if t.status != "board":
@@ -887,7 +945,9 @@ def apply_damage_quiet(st: EscapeState, u: Unit, amount: int) -> int:
     return dealt
 
 
-def after_damage(st: EscapeState, f: dict[str, Any], a: Unit, t: Unit, total: int, dealt: int, ev: list[Event]) -> None:
+def after_damage(
+    st: EscapeState, f: dict[str, Any], a: Unit, t: Unit, total: int, dealt: int, ev: list[Event]
+) -> None:
     """Effects of a hit: penalties from crates, grenades and the bludgeon, taken out, Digging arm's push."""
     if dealt >= 1:
         if f["kind"] == "crate":
@@ -901,7 +961,9 @@ def after_damage(st: EscapeState, f: dict[str, Any], a: Unit, t: Unit, total: in
             ev.append(Event(f"{name(t)} chokes on the gas: Mvt -1 this turn.", kind="effect"))
         elif f["kind"] == "melee" and has(st, a, "electric_bludgeon"):
             t.mods = [m - 1 for m in t.mods]
-            ev.append(Event(f"The Electric bludgeon jolts {name(t)}: Mvt, Cbt and Int -1 this turn.", kind="effect"))
+            ev.append(
+                Event(f"The Electric bludgeon jolts {name(t)}: Mvt, Cbt and Int -1 this turn.", kind="effect")
+            )
     if t.damage >= prof(t).life:
         take_out(st, t, ev)
         return
@@ -940,8 +1002,7 @@ def step_hack(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> bool:
         ok = hack_success(st, f)
         hi = hack_int(st, h)
         if f["kind"] == "door":
-            k = (tuple(f["edge"][0]), tuple(f["edge"][1]))
-            door = st.doors[k]  # type: ignore[index]
+            door = st.doors[frame_edge(f)]
             ev.append(Event(
                 f"{name(h)} hacks the locked door {f['target']}: {d['hack']}+{hi}={d['hack'] + hi} vs difficulty "
                 f"{f['diff']} → {'success, it opens' if ok else 'failure'}.", kind="hack", dice=(d["hack"],)))  # fmt: skip
@@ -963,13 +1024,23 @@ def step_hack(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> bool:
                 f["stage"] = "pull"
                 f["cells"] = [cell_name(c) for c in cells]
                 return True
-            ev.append(Event(f"No free square next to {name(h)} can be reached: Attraction has no effect.", kind="hack"))
+            ev.append(
+                Event(
+                    f"No free square next to {name(h)} can be reached: Attraction has no effect.", kind="hack"
+                )
+            )
         st.stack.pop()
         return True
     if stage == "pull":
         f["asking"] = f["by"]
         return False
     raise AssertionError(stage)
+
+
+def frame_edge(f: dict[str, Any]) -> EdgeKey:
+    """The edge a hack or drill frame is about."""
+    (ax, ay), (bx, by) = f["edge"]
+    return (int(ax), int(ay)), (int(bx), int(by))
 
 
 def t_int(st: EscapeState, t: Unit) -> int:
@@ -991,7 +1062,7 @@ def choose_cm(st: EscapeState, f: dict[str, Any], yes: bool, ev: list[Event]) ->
 def resolve_drill(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> bool:
     u = st.units[f["by"]]
     die = f["dice"]["drill"]
-    k = (tuple(f["edge"][0]), tuple(f["edge"][1]))
+    k = frame_edge(f)
     label = f["target"]
     if die == 1:
         u.drill_broken = True
@@ -999,7 +1070,7 @@ def resolve_drill(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> bool:
     elif die <= 3:
         text = "the wall holds"
     else:
-        st.destroyed.append(k)  # type: ignore[arg-type]
+        st.destroyed.append(k)
         u.drilled = True
         text = "the wall is destroyed"
     ev.append(Event(f"{name(u)} drills the wall {label}: {die} → {text}.", kind="drill", dice=(die,)))

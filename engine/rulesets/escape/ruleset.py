@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 from engine.core import Command, Decision, Event, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
+from engine.ruleset import Ruleset, SetupOptions, register
 from engine.rulesets.escape import actions as A
 from engine.rulesets.escape import rules as R
 from engine.rulesets.escape.board import EdgeKind
@@ -14,7 +15,6 @@ from engine.rulesets.escape.content import FACTION_NAMES, default_lineups, items
 from engine.rulesets.escape.help import HELP
 from engine.rulesets.escape.present import scene, text_board, view
 from engine.rulesets.escape.state import DEFAULT_POLICIES, Door, EscapeState, Unit
-from engine.ruleset import Ruleset, SetupOptions, register
 from engine.scene import Scene
 
 
@@ -34,14 +34,20 @@ def build_lineups(options: dict[str, Any]) -> dict[str, list[str]]:
             if cid not in cards:
                 raise SetupError(f"There is no ESCAPE character '{cid}'.")
             if cards[cid].faction != seat:
-                raise SetupError(f"{cards[cid].name} fights for the {FACTION_NAMES[cards[cid].faction]}, not the {FACTION_NAMES[seat]}.")
+                raise SetupError(
+                    f"{cards[cid].name} fights for the {FACTION_NAMES[cards[cid].faction]}, not the {FACTION_NAMES[seat]}."
+                )
         if len(set(ids)) != len(ids) or not ids:
-            raise SetupError(f"The {FACTION_NAMES[seat]} line-up must name each character at most once, and at least one.")
+            raise SetupError(
+                f"The {FACTION_NAMES[seat]} line-up must name each character at most once, and at least one."
+            )
         points = options.get("points")
         if points is not None:
             total = sum(cards[c].rank for c in ids)
             if total > int(points):
-                raise SetupError(f"The {FACTION_NAMES[seat]} line-up costs {total} rank points; the agreed total is {points}.")
+                raise SetupError(
+                    f"The {FACTION_NAMES[seat]} line-up costs {total} rank points; the agreed total is {points}."
+                )
         out[seat] = ids
     return out
 
@@ -54,7 +60,9 @@ class Escape(Ruleset):
     name = "ESCAPE"
     seats = R.SEATS
     content_version = "1"
-    summary: ClassVar[str] = "1 vs 1 in L.A.B. 03: the Resistance against the I.S.C., opposed d6 rolls, dodges and hacks."
+    summary: ClassVar[str] = (
+        "1 vs 1 in L.A.B. 03: the Resistance against the I.S.C., opposed d6 rolls, dodges and hacks."
+    )
 
     def scenarios(self) -> list[ScenarioInfo]:
         """Infiltration, Evasion and Data theft, in campaign order."""
@@ -74,7 +82,11 @@ class Escape(Ruleset):
                          equipment_pool=pool, objective_pool=list(s.objectives),
                          policies={seat: dict(DEFAULT_POLICIES) for seat in R.SEATS})  # fmt: skip
         ev: list[Event] = []
-        R.push_rolls(st, {"t": "setup_init", "dice": {}}, [("resistance", "", "resistance", False), ("isc", "", "isc", False)])
+        R.push_rolls(
+            st,
+            {"t": "setup_init", "dice": {}},
+            [("resistance", "", "resistance", False), ("isc", "", "isc", False)],
+        )
         R.advance(st, ev)
         st.trail = []
         return st
@@ -156,7 +168,9 @@ def prompt(st: EscapeState) -> str:
         f = st.stack[-1]
         e = f["entries"][f["i"]]
         die = R.frame_parent(st)["dice"][e["slot"]]
-        src = " or ".join("a Revolution token" if s == "token" else "Seasoned veteran" for s in R.reroll_sources(st, e))
+        src = " or ".join(
+            "a Revolution token" if s == "token" else "Seasoned veteran" for s in R.reroll_sources(st, e)
+        )
         return f"The {who} rolled a {die}: re-roll it with {src}?"
     if mode == "push":
         return f"Digging arm: push {R.name(st.units[st.stack[-1]['push']])} back?"
@@ -165,7 +179,9 @@ def prompt(st: EscapeState) -> str:
     if mode in ("crates", "objectives", "equipment"):
         return f"Setup: the {who} places a {mode.rstrip('s')} token in a room."
     if mode == "deploy":
-        return f"Setup: the {who} deploys a character in the {R.room_name(st, R.scen(st).deploy[seat]['room'])}."
+        return (
+            f"Setup: the {who} deploys a character in the {R.room_name(st, R.scen(st).deploy[seat]['room'])}."
+        )
     if mode == "event":
         return f"Random event {st.event}: {R.EVENTS[st.event]}. The {who} chooses."
     if mode == "first":

@@ -139,7 +139,9 @@ class EscapeState:
                 veteran_used=u["veteran_used"], out_turn=u["out_turn"],
             )  # fmt: skip
         tokens = {
-            t["id"]: Token(t["id"], t["kind"], t["item"], t["value"], t["face_up"], _cell(t["pos"]), t["carrier"])
+            t["id"]: Token(
+                t["id"], t["kind"], t["item"], t["value"], t["face_up"], _cell(t["pos"]), t["carrier"]
+            )
             for t in d["tokens"]
         }
         return cls(
