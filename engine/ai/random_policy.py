@@ -7,13 +7,11 @@ pick depends only on the game's seed, the log length and the seat, never on hidd
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING
 
 from engine.core import Command
+from engine.dice import Rng
 from engine.errors import NotYourTurn
-
-if TYPE_CHECKING:
-    from engine.game import Game
+from engine.game import Game
 
 # Relative weights by verb; verbs not listed weigh 1.
 VERB_WEIGHTS: dict[str, int] = {
@@ -49,3 +47,25 @@ def choose_command(game: Game, seat: str) -> Command:
             return command
         pick -= weight
     return options[-1]
+
+
+def fast_random_game(ruleset: str, seed: int, *, max_commands: int = 20_000) -> Game:
+    """Play a whole game with every seat a bot, as fast as the engine allows; returns the finished game.
+
+    Picks uniformly from ``legal_commands`` of the awaited seat (the seed decides), skipping standing-answer
+    changes. Used by benchmarks and self-play tests.
+    """
+    from engine.game import new_game
+    from engine.ruleset import find_ruleset
+
+    rs = find_ruleset(ruleset)
+    game = new_game(rs.id, seed=seed, seats={s: None for s in rs.seats})
+    picker = Rng(seed=seed)
+    for _ in range(max_commands):
+        if game.outcome is not None:
+            break
+        decisions = game.awaiting()
+        seat = min(decisions[0].seats)
+        options = [c for c in game.legal_commands(seat) if c.verb != "react"]
+        game.apply(seat, options[picker.below(len(options))])
+    return game

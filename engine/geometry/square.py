@@ -7,6 +7,7 @@ edges between cells; rulesets say which edges block through callables, since doo
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cache, lru_cache
 
 from engine.errors import IllegalCommand
 
@@ -21,6 +22,7 @@ KING: tuple[Cell, ...] = ORTHOGONAL + DIAGONAL
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
+@cache
 def cell_name(cell: Cell) -> str:
     """The typed name of a cell: column letter then 1-based row (``(2, 3)`` is ``c4``)."""
     return f"{LETTERS[cell[0]]}{cell[1] + 1}"
@@ -28,6 +30,11 @@ def cell_name(cell: Cell) -> str:
 
 def parse_cell(text: str, width: int, height: int) -> Cell:
     """Parse ``c4`` into ``(2, 3)``. Raises IllegalCommand if malformed or off a width x height board."""
+    return _parse_cell(text, width, height)
+
+
+@lru_cache(maxsize=8192)
+def _parse_cell(text: str, width: int, height: int) -> Cell:
     t = text.strip().lower()
     if len(t) < 2 or t[0] not in LETTERS or not t[1:].isdigit():
         raise IllegalCommand(f"'{text}' is not a square: type a column letter and a row number, like c4.")
@@ -50,6 +57,11 @@ def edge_name(a: Cell, b: Cell) -> str:
 
 def parse_edge(text: str, width: int, height: int) -> EdgeKey:
     """Parse ``c4|c5`` into an edge key. Raises IllegalCommand unless the two squares share a side."""
+    return _parse_edge(text, width, height)
+
+
+@lru_cache(maxsize=4096)
+def _parse_edge(text: str, width: int, height: int) -> EdgeKey:
     parts = text.replace("-", "|").split("|")
     if len(parts) != 2:
         raise IllegalCommand(f"'{text}' is not an edge: name the two squares on either side, like c4|c5.")

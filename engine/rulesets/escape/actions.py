@@ -1175,8 +1175,11 @@ def activation_commands(st: EscapeState, seat: str) -> list[Command]:
         can_cbt = R.can_spend(st, u, CBT)
         can_int = R.can_spend(st, u, INT)
         if can_mvt:
+            firewall = st.event == 8 and u.seat == "resistance"
+            agf = R.has(st, u, "anti_gravity")
             for c in R.ring(st, pos):
-                _try(out, a_move, st, u, [cell_name(c)])
+                if (firewall or c not in occ) and (agf or is_adjacent(pos, c)):
+                    _try(out, a_move, st, u, [cell_name(c)])
             for k in ((pos, n) for n in R.ring(st, pos) if is_adjacent(pos, n)):
                 ek = edge_key(*k)
                 if ek in st.doors:
@@ -1215,8 +1218,19 @@ def activation_commands(st: EscapeState, seat: str) -> list[Command]:
                     if is_adjacent(pos, n):
                         _try(out, a_drill, st, u, [edge_name(pos, n)])
         if can_int:
+            otaku_room = R.board(st).room_of(pos) if R.has(st, u, "otaku") else None
             for ek, door in st.doors.items():
-                if door.locked and not door.open:
+                if (
+                    door.locked
+                    and not door.open
+                    and (
+                        pos in ek
+                        or (
+                            otaku_room
+                            and otaku_room in (R.board(st).cell_room[ek[0]], R.board(st).cell_room[ek[1]])
+                        )
+                    )
+                ):
                     _try(out, a_hack, st, u, [edge_name(*ek)])
             if R.has(st, u, "attraction"):
                 for v in enemies:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from importlib import resources
 
 from engine.errors import ContentError
@@ -35,7 +36,7 @@ class EdgeSpec:
     open: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Board:
     """A parsed map. ``rooms`` maps each cell to its room letter (corridors included)."""
 
@@ -55,14 +56,19 @@ class Board:
         letter = self.cell_room.get(cell)
         return None if letter is None or letter in self.corridors else letter
 
-    def room_cells(self, letter: str) -> list[Cell]:
+    def room_cells(self, letter: str) -> tuple[Cell, ...]:
         """Every cell of a room, in reading order."""
-        return sorted((c for c, r in self.cell_room.items() if r == letter), key=lambda c: (c[1], c[0]))
+        return _room_cells(self, letter)
 
     @property
     def rooms(self) -> list[str]:
         """Room letters (corridors excluded), in legend order."""
         return [k for k in self.room_names if k not in self.corridors]
+
+
+@lru_cache(maxsize=256)
+def _room_cells(board: Board, letter: str) -> tuple[Cell, ...]:
+    return tuple(sorted((c for c, r in board.cell_room.items() if r == letter), key=lambda c: (c[1], c[0])))
 
 
 def _parse_edge(text: str, where: str) -> EdgeSpec | None:

@@ -37,6 +37,6 @@ HELP: dict[str, str] = {
         "move <who> <square> · attack <who> <target> · shoot <who> <target> · throw <who> <target> · "
         "grenade <who> <square> · hack <who> <door|target> · open/close <who> <door> · take/reveal <who> <token> · "
         "give <who> <ally> · drop <who> <square> · leave <who> · enter <who> <square> · end. Doors are written as the "
-        "two squares they separate, like j6|j7."
+        "two squares they separate, like j7|j8."
     ),
 }

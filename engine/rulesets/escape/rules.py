@@ -53,6 +53,8 @@ EVENTS = {
     11: "Interference: the Resistance takes the initiative and activates two characters in a row first",
     12: "Disconnection: I.S.C. skills do not work this turn",
 }
+_SCENARIOS = scenarios()
+_PROFILES = profiles()
 POLICY_KINDS = {"dodge": ("ask", "always", "never"), "countermeasure": ("ask", "always", "never"),
                 "reroll": ("ask", "auto", "never")}  # fmt: skip
 
@@ -64,7 +66,7 @@ def other(seat: str) -> str:
 
 def scen(st: EscapeState) -> Scenario:
     """The scenario being played."""
-    return scenarios()[st.scenario]
+    return _SCENARIOS[st.scenario]
 
 
 def board(st: EscapeState) -> Board:
@@ -74,7 +76,7 @@ def board(st: EscapeState) -> Board:
 
 def prof(u: Unit) -> Profile:
     """A unit's character card."""
-    return profiles()[u.id]
+    return _PROFILES[u.id]
 
 
 def name(u: Unit) -> str:

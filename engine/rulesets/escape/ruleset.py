@@ -102,7 +102,8 @@ class Escape(Ruleset):
         if w is None:
             return []
         seat, mode, unit = w
-        options = tuple(A.legal(st, seat))
+        # Activation decisions leave the options to legal_commands (they are many and computed on demand).
+        options = () if mode == "activation" else tuple(A.legal(st, seat))
         kind = {"reroll": "reaction", "dodge": "reaction", "countermeasure": "reaction", "push": "reaction",
                 "pull": "reaction", "activation": "activation"}.get(mode, "setup")  # fmt: skip
         default = {
@@ -113,7 +114,7 @@ class Escape(Ruleset):
         if mode == "pull" and options:
             default = options[0]
         if mode == "activation" and st.active:
-            default = next((c for c in options if c.verb == "end"), None)
+            default = Command("end", (), "End the activation")
         return [Decision(kind, frozenset({seat}), prompt(st), options, default)]  # type: ignore[arg-type]
 
     def legal_commands(self, state: Any, seat: str) -> list[Command]:

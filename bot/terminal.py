@@ -1,0 +1,106 @@
+"""Hotseat play in a terminal: the same command text as the bot, narration with every die, a text board.
+
+``./dev play escape --scenario infiltration --bot isc`` (or ``escapade play ...``). Type ``?`` for the legal
+commands, ``board`` to redraw, ``help [topic]`` for rules help, ``quit`` to stop. Reads commands from
+standard input, so a file of commands can be piped in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable
+from typing import TextIO
+
+from engine import RULESETS, Event, Game, RuleError, new_game
+
+
+def narrate(events: Iterable[Event], out: TextIO) -> bool:
+    """Print events; return True when one of them asks for the board to be shown."""
+    show = False
+    for e in events:
+        dice = f"  [dice: {' '.join(map(str, e.dice))}]" if e.dice else ""
+        print(f"  {e.text}{dice}", file=out)
+        show = show or e.board
+    return show
+
+
+def prompt_line(game: Game) -> str:
+    """Who must act now, as a prompt."""
+    decisions = game.awaiting()
+    if not decisions:
+        return "> "
+    d = decisions[0]
+    return f"[{'/'.join(sorted(d.seats))}] {d.prompt}\n> "
+
+
+def run(game: Game, inp: TextIO, out: TextIO) -> int:
+    """Play ``game`` reading commands from ``inp``; returns an exit status (0 when the game ended)."""
+    print(game.text_board(), file=out)
+    if narrate((e for _s, _c, evs in game.play_bots() for e in evs), out):
+        print(game.text_board(), file=out)
+    while game.outcome is None:
+        print(prompt_line(game), end="", file=out, flush=True)
+        line = inp.readline()
+        if not line:
+            print("\n(end of input; the game is saved only in memory)", file=out)
+            return 1
+        text = line.strip()
+        if not text:
+            continue
+        if text in ("quit", "exit"):
+            return 1
+        if text == "board":
+            print(game.text_board(), file=out)
+            continue
+        if text.startswith("help"):
+            topics = game.ruleset.help_topics()
+            topic = text[4:].strip()
+            print(topics.get(topic) or "Topics: " + ", ".join(topics), file=out)
+            continue
+        seats = sorted(game.seats_to_act() - set(game.bot_seats()))
+        if text in ("?", "legal"):
+            for seat in seats:
+                for c in game.legal_commands(seat)[:60]:
+                    print(f"  {seat}: {c.text:<32} {c.label}", file=out)
+            continue
+        seat = seats[0] if seats else ""
+        if ":" in text.split()[0]:
+            seat, text = text.split(":", 1)[0], text.split(":", 1)[1].strip()
+        try:
+            events = game.apply(seat, text)
+        except RuleError as exc:
+            print(f"  ✗ {exc}", file=out)
+            continue
+        show = narrate(events, out)
+        for _s, _c, evs in game.play_bots():
+            show = narrate(evs, out) or show
+        if show:
+            print(game.text_board(), file=out)
+    assert game.outcome is not None
+    print(f"\nGame over. {game.outcome.reason}", file=out)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse arguments and play. Returns the process exit status."""
+    parser = argparse.ArgumentParser(
+        prog="escapade play", description="Play an Escapade game in the terminal."
+    )
+    parser.add_argument("ruleset", choices=sorted(RULESETS))
+    parser.add_argument("--scenario", default=None)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bot", action="append", default=[], help="a seat the game plays (repeatable)")
+    args = parser.parse_args(argv)
+    rs = RULESETS[args.ruleset]
+    seats: dict[str, str | None] = {s: (None if s in args.bot else f"player-{s}") for s in rs.seats}
+    try:
+        game = new_game(rs.id, scenario=args.scenario, seats=seats, seed=args.seed)
+    except RuleError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    return run(game, sys.stdin, sys.stdout)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
