@@ -11,7 +11,17 @@ from typing import Any
 
 from engine import Game, RuleError, load_game, new_game
 
-GARBAGE = ["", "   ", "xyzzy", "move", "attack nobody nothing", "end end end", "💥", "a1 a1 a1", "hack door:z99"]
+GARBAGE = [
+    "",
+    "   ",
+    "xyzzy",
+    "move",
+    "attack nobody nothing",
+    "end end end",
+    "💥",
+    "a1 a1 a1",
+    "hack door:z99",
+]
 
 
 def pick(seed: int, n: int, salt: str) -> int:
