@@ -91,15 +91,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenario", default=None)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot", action="append", default=[], help="a seat the game plays (repeatable)")
+    parser.add_argument("--campaign", action="store_true", help="ESCAPE: chain scenarios by result")
     args = parser.parse_args(argv)
     rs = RULESETS[args.ruleset]
     seats: dict[str, str | None] = {s: (None if s in args.bot else f"player-{s}") for s in rs.seats}
-    try:
-        game = new_game(rs.id, scenario=args.scenario, seats=seats, seed=args.seed)
-    except RuleError as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    return run(game, sys.stdin, sys.stdout)
+    scenario = args.scenario
+    seed = args.seed
+    while True:
+        try:
+            game = new_game(rs.id, scenario=scenario, seats=seats, seed=seed)
+        except RuleError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        status = run(game, sys.stdin, sys.stdout)
+        if status or not args.campaign or game.outcome is None or rs.id != "escape":
+            return status
+        from engine.rulesets.escape.content import next_scenario
+
+        scenario = next_scenario(game.scenario, game.outcome.winners)
+        if scenario is None:
+            print("The campaign is over.")
+            return 0
+        print(f"\nCampaign: next scenario is {rs.scenario(scenario).name}.\n")
+        seed += 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,45 @@
+"""Bot seats, the campaign links, and terminal play."""
+
+from __future__ import annotations
+
+import io
+
+from bot.terminal import run
+from engine import new_game
+from engine.rulesets.escape.content import next_scenario
+
+
+def test_two_bot_seats_play_a_whole_game_deterministically():
+    a = new_game("escape", seed=11, seats={"resistance": None, "isc": None})
+    a.play_bots()
+    assert a.outcome is not None
+    b = new_game("escape", seed=11, seats={"resistance": None, "isc": None})
+    b.play_bots()
+    assert a.to_json() == b.to_json()
+    assert a.replay().to_json() == a.to_json()
+
+
+def test_a_bot_seat_waits_for_the_human_seat():
+    game = new_game("escape", seed=3, seats={"resistance": "me", "isc": None})
+    game.play_bots()
+    assert game.outcome is None
+    assert game.seats_to_act() == {"resistance"}
+
+
+def test_campaign_next_scenario_follows_the_result():
+    assert next_scenario("infiltration", frozenset({"resistance"})) == "datatheft"
+    assert next_scenario("infiltration", frozenset({"isc"})) == "evasion"
+    assert next_scenario("infiltration", frozenset()) == "evasion"
+    assert next_scenario("evasion", frozenset({"isc"})) is None
+
+
+def test_terminal_reads_commands_and_reports_rule_errors():
+    game = new_game("escape", seed=5, seats={"resistance": "a", "isc": None})
+    out = io.StringIO()
+    seat_cmd = game.legal_commands("resistance")[0].text
+    status = run(game, io.StringIO(f"fly away\n{seat_cmd}\n"), out)
+    text = out.getvalue()
+    assert status == 1  # input ended before the game did
+    assert "✗ 'fly' is not an ESCAPE command" in text
+    assert "places a crate" in text
+    assert "+--+" in text  # the text board was printed
