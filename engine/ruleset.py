@@ -92,6 +92,13 @@ class Ruleset(ABC):
         """A plain-text board for terminals; defaults to the view's summary."""
         return str(self.view(state, seat).get("summary", ""))
 
+    def bot_weights(self, state: Any, seat: str, options: list[Command]) -> list[int] | None:
+        """Optional preferences for the game's own player among ``options`` (None: the generic ones).
+
+        Must use only what ``seat`` may know.
+        """
+        return None
+
     def help_topics(self) -> dict[str, str]:
         """Short rules help, topic name to text, in the project's own words."""
         return {}

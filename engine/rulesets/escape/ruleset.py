@@ -13,6 +13,7 @@ from engine.rulesets.escape import rules as R
 from engine.rulesets.escape.board import EdgeKind
 from engine.rulesets.escape.content import FACTION_NAMES, default_lineups, items, profiles, scenarios
 from engine.rulesets.escape.help import HELP
+from engine.rulesets.escape.policy import bot_weights
 from engine.rulesets.escape.present import scene, text_board, view
 from engine.rulesets.escape.state import DEFAULT_POLICIES, Door, EscapeState, Unit
 from engine.scene import Scene
@@ -145,6 +146,10 @@ class Escape(Ruleset):
     def text_board(self, state: Any, seat: str | None) -> str:
         """A text board for the terminal."""
         return text_board(state, seat)
+
+    def bot_weights(self, state: Any, seat: str, options: list[Command]) -> list[int] | None:
+        """Path-aware preferences for the game's own player."""
+        return bot_weights(state, seat, options)
 
     def help_topics(self) -> dict[str, str]:
         """Rules help in the project's own words."""

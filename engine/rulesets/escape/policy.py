@@ -1,0 +1,89 @@
+"""Weights for the game's own ESCAPE player: head for the scenario's goal along real paths.
+
+Uses only public information (positions, doors, the board, face-up tokens), never face-down tokens or dice.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from engine.core import Command
+from engine.geometry.square import ORTHOGONAL, Cell, edge_key, parse_cell
+from engine.rulesets.escape import rules as R
+from engine.rulesets.escape.state import MVT, EscapeState
+
+
+def path_distances(st: EscapeState, goals: list[Cell], seat: str) -> dict[Cell, int]:
+    """Steps from every square to the nearest goal, walking through doors (locked ones cost more)."""
+    b = R.board(st)
+    dist = {g: 0 for g in goals}
+    queue = deque(goals)
+    while queue:
+        c = queue.popleft()
+        for dx, dy in ORTHOGONAL:
+            n = (c[0] + dx, c[1] + dy)
+            if not (0 <= n[0] < b.width and 0 <= n[1] < b.height) or n in dist:
+                continue
+            k = edge_key(c, n)
+            door = st.doors.get(k)
+            if door is None and R.edge_blocks(st, c, n):
+                continue
+            # Door costs are folded in as one extra step (cheap BFS); locked ones are only for the I.S.C. or hackers.
+            dist[n] = dist[c] + 1
+            queue.append(n)
+    return dist
+
+
+def goals_for(st: EscapeState, seat: str, carrying: bool) -> list[Cell]:
+    """Where a character of ``seat`` wants to go now."""
+    s = R.scen(st)
+    b = R.board(st)
+    enemies = [u.pos for u in st.units.values() if u.seat != seat and u.status == "board" and u.pos]
+    if seat == "isc":
+        return enemies or list(b.room_cells(s.deploy["isc"].get("room", "C")))
+    v = s.victory["resistance"]
+    exits = [c for n in s.exits for c in b.airlocks[n]]
+    if v["type"] == "hold_room":
+        return list(b.room_cells(v["room"]))
+    if v["type"] == "carried_points":
+        if carrying:
+            return exits
+        tokens = [
+            t.pos for t in st.tokens.values() if t.pos and t.kind == "objective" or (t.pos and not t.face_up)
+        ]
+        return [p for p in tokens if p] or exits
+    return exits or enemies
+
+
+def bot_weights(st: EscapeState, seat: str, options: list[Command]) -> list[int]:
+    """A weight per option: attacks first, then steps that shorten the path to the goal."""
+    maps: dict[bool, dict[Cell, int]] = {}
+
+    def dist(carrying: bool) -> dict[Cell, int]:
+        if carrying not in maps:
+            maps[carrying] = path_distances(st, goals_for(st, seat, carrying), seat)
+        return maps[carrying]
+
+    b = R.board(st)
+    weights = []
+    for c in options:
+        w = {"attack": 40, "shoot": 35, "throw": 25, "grenade": 20, "leave": 60, "enter": 30, "take": 20,
+             "reveal": 6, "hack": 12, "drill": 3, "medkit": 15, "end": 1, "activate": 2, "react": 0}.get(c.verb, 2)  # fmt: skip
+        if c.verb == "move":
+            u = st.units[c.args[0]]
+            d = dist(bool(u.carrying and st.tokens[u.carrying].kind == "objective"))
+            here, to = u.pos, parse_cell(c.args[1], b.width, b.height)
+            big = 10_000
+            if here is not None:
+                w = 25 if d.get(to, big) < d.get(here, big) else 1
+        elif c.verb == "leave":
+            u = st.units[c.args[0]]
+            carries = bool(u.carrying and st.tokens[u.carrying].kind == "objective")
+            w = 60 if carries or R.scen(st).victory["resistance"]["type"] == "escaped" else 0
+        elif c.verb == "open":
+            w = 15
+        elif c.verb == "end" and st.active:
+            u = st.units[st.active]
+            w = 1 if R.can_spend(st, u, MVT) else 30
+        weights.append(w)
+    return weights
