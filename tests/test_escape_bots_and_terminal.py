@@ -43,3 +43,32 @@ def test_terminal_reads_commands_and_reports_rule_errors():
     assert "✗ 'fly' is not an ESCAPE command" in text
     assert "places a crate" in text
     assert "+--+" in text  # the text board was printed
+
+
+def test_bot_games_never_stall_and_reach_a_result():
+    import pytest
+
+    for seed in range(8):
+        for scenario in ("infiltration", "evasion", "datatheft"):
+            game = new_game("escape", seed=seed, scenario=scenario, seats={"resistance": None, "isc": None})
+            game.play_bots()
+            if game.outcome is None:
+                pytest.fail(f"seed {seed} {scenario} stalled at {game.awaiting()}")
+
+
+def test_firewall_pass_through_must_step_off_before_other_movement_actions():
+    # Event 8 (Firewall): Ashton walks through Mira's square next to a door; he may not spend his
+    # Movement on the door while sharing her square, and may not end there.
+    import pytest
+
+    from engine import IllegalCommand
+    from tests.escape_helpers import arena
+
+    game = arena({"ashton": "d14", "mira": "c14"}, event=8)
+    game.apply("resistance", "move ashton c14")
+    with pytest.raises(IllegalCommand, match="step off"):
+        game.apply("resistance", "open ashton c14|c15")
+    with pytest.raises(IllegalCommand, match="cannot end"):
+        game.apply("resistance", "end")
+    game.apply("resistance", "move ashton b14")
+    game.apply("resistance", "end")

@@ -321,11 +321,7 @@ def check_activation(st: EscapeState, seat: str, words: list[str]) -> Command:
                 "No character is active; activate one first (any action does it, or 'activate <character>')."
             )
         u = st.units[st.active]
-        if (
-            u.status == "board"
-            and u.pos
-            and sum(1 for v in st.units.values() if v.status == "board" and v.pos == u.pos) > 1
-        ):
+        if sharing(st, u):
             raise IllegalCommand(f"Firewall: {R.name(u)} cannot end its activation on an occupied square.")
         return Command("end", (), f"End {R.name(u)}'s activation")
     if verb == "token":
@@ -349,6 +345,21 @@ def check_activation(st: EscapeState, seat: str, words: list[str]) -> Command:
         raise IllegalCommand(f"Name the character: '{verb} <character> ...'.")
     u = active_unit(st, seat, args[0])
     return ACTION_CHECKS[verb](st, u, args[1:])
+
+
+def not_sharing(st: EscapeState, u: Unit) -> None:
+    """Raise IllegalCommand while the unit passes through an occupied square (Firewall)."""
+    if sharing(st, u):
+        raise IllegalCommand(
+            f"Firewall: {R.name(u)} must first step off the occupied square it passes through."
+        )
+
+
+def sharing(st: EscapeState, u: Unit) -> bool:
+    """Whether another character stands on this unit's square (only possible under Firewall)."""
+    return u.status == "board" and any(
+        v.id != u.id and v.status == "board" and v.pos == u.pos for v in st.units.values()
+    )
 
 
 def a_activate(st: EscapeState, u: Unit, args: list[str]) -> Command:
@@ -397,6 +408,14 @@ def a_move(st: EscapeState, u: Unit, args: list[str]) -> Command:
             raise IllegalCommand(
                 "Firewall: moving through an occupied square needs a Movement action left to step off it."
             )
+        taken = R.occupancy(st)
+        exits = [
+            n
+            for n in R.ring(st, c)
+            if (agf or is_adjacent(c, n)) and (n == pos or n not in taken) and R.step_open(st, c, n)
+        ]
+        if not exits:
+            raise IllegalCommand(f"Firewall: {cell_name(c)} has no free square to step off to.")
     return Command("move", (u.id, cell_name(c)), f"{R.name(u)} moves to {cell_name(c)}")
 
 
@@ -414,6 +433,7 @@ def door_edge(st: EscapeState, u: Unit, text: str) -> tuple[Any, Any]:
 
 def a_open(st: EscapeState, u: Unit, args: list[str]) -> Command:
     _args(args, 1, "open <character> <door edge>")
+    not_sharing(st, u)
     k, door = door_edge(st, u, args[0])
     if door.open:
         raise IllegalCommand(f"The door {edge_name(*k)} is already open.")
@@ -427,6 +447,7 @@ def a_open(st: EscapeState, u: Unit, args: list[str]) -> Command:
 
 def a_close(st: EscapeState, u: Unit, args: list[str]) -> Command:
     _args(args, 1, "close <character> <door edge>")
+    not_sharing(st, u)
     if u.seat != "isc":
         raise IllegalCommand(
             "Open doors cannot be closed by a character; only the I.S.C.'s Encrypted key allows it."
@@ -440,6 +461,7 @@ def a_close(st: EscapeState, u: Unit, args: list[str]) -> Command:
 
 def a_drop(st: EscapeState, u: Unit, args: list[str]) -> Command:
     _args(args, 1, "drop <character> <square>")
+    not_sharing(st, u)
     pos = on_board(u)
     if not u.carrying or st.tokens[u.carrying].kind != "equipment":
         raise IllegalCommand(f"{R.name(u)} carries no equipment to drop.")
@@ -460,6 +482,7 @@ def a_drop(st: EscapeState, u: Unit, args: list[str]) -> Command:
 
 def a_give(st: EscapeState, u: Unit, args: list[str]) -> Command:
     _args(args, 1, "give <character> <ally>")
+    not_sharing(st, u)
     pos = on_board(u)
     if not u.carrying:
         raise IllegalCommand(f"{R.name(u)} carries nothing to hand over.")
