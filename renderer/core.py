@@ -1,0 +1,514 @@
+"""Scene -> PNG: a cached static layer per map, a dynamic layer per render, a palette PNG out."""
+
+from __future__ import annotations
+
+import io
+import math
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from PIL import Image, ImageDraw
+
+from engine.scene import Arrow, Cell, Edge, Panel, Scene, Token
+from renderer import theme as T
+from renderer.layout import (
+    CARD_H,
+    GAP,
+    LEGEND_H,
+    LINE_H,
+    PAD,
+    TITLE_H,
+    Layout,
+    TokenSpot,
+    cell_name,
+    column_name,
+    layout,
+)
+from renderer.paint import (
+    RGB,
+    Palette,
+    blend,
+    draw_text,
+    fit,
+    hex_bands,
+    put_bands,
+    rgb,
+    shape_bands,
+    text_width,
+)
+
+CACHE_SIZE = 32
+PNG_COMPRESS_LEVEL = 3
+
+
+class CacheInfo(NamedTuple):
+    """Static-layer cache statistics."""
+
+    hits: int
+    misses: int
+    size: int
+
+
+@dataclass(frozen=True)
+class _Static:
+    image: Image.Image
+    palette: Palette
+    under: dict[Cell, RGB]  # tile fill per cell, for blending antialiased edges
+
+
+_cache: OrderedDict[tuple[object, ...], _Static] = OrderedDict()
+_lock = threading.Lock()
+_stats = [0, 0]
+
+
+def cache_info() -> CacheInfo:
+    """Hits, misses and current size of the static-layer cache. Never raises."""
+    with _lock:
+        return CacheInfo(_stats[0], _stats[1], len(_cache))
+
+
+def clear_cache() -> None:
+    """Empty the static-layer cache and reset its statistics. Never raises."""
+    with _lock:
+        _cache.clear()
+        _stats[0] = _stats[1] = 0
+
+
+# -- static layer ------------------------------------------------------------------------------------
+def _static(scene: Scene, lay: Layout) -> _Static:
+    key = (scene.static_key, scene.grid, lay.cols, lay.rows, lay.cell, lay.gutter, scene.background)
+    with _lock:
+        hit = _cache.get(key)
+        if hit is not None:
+            _cache.move_to_end(key)
+            _stats[0] += 1
+            return hit
+        _stats[1] += 1
+    built = _build_static(scene, lay)
+    with _lock:
+        _cache[key] = built
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return built
+
+
+def _build_static(scene: Scene, lay: Layout) -> _Static:
+    bg = rgb(scene.background)
+    theme = [
+        T.PANEL_BG,
+        T.TEXT,
+        T.MUTED,
+        T.PANEL_RULE,
+        T.HIGHLIGHT,
+        T.BAR_BG,
+        T.BAR_GOOD,
+        T.BAR_MID,
+        T.BAR_LOW,
+    ]
+    pal = Palette(
+        [bg, *(rgb(c) for c in (*theme, *T.EDGE_COLOURS.values(), T.WALL, T.STRONG_WALL, T.LABEL_BG))]
+    )
+    # Board-local drawing: shift the layout so the board area starts at (0, 0).
+    loc = _shifted(lay)
+    im = Image.new("P", (lay.board_w, lay.board_h), pal.idx(bg))
+    draw = ImageDraw.Draw(im)
+    under: dict[Cell, RGB] = {}
+    for t in scene.tiles:
+        loc.check(t.cell, "tile")
+        under[t.cell] = rgb(t.fill)
+    mark_size = max(8, round(lay.cell * (0.36 if lay.grid == "square" else 0.5)))
+    if lay.grid == "square":
+        for t in scene.tiles:
+            x0, y0, x1, y1 = loc.cell_box(t.cell)
+            draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), fill=pal.idx(under[t.cell]))
+            if t.mark:
+                fill = under[t.cell]
+                ink = blend(rgb(T.TEXT), fill, 0.6)
+                draw_text(im, pal, (x0 + 3, y0 + 2), t.mark, mark_size, ink, fill)
+    else:
+        bands = hex_bands(lay.cell, lay.hex_h)
+        label_size = max(7, round(lay.cell * 0.36))
+        for t in scene.tiles:
+            fill = under[t.cell]
+            x0, y0, _, _ = loc.cell_box(t.cell)
+            put_bands(im, pal, (x0, y0), bands, fill, bg)
+            cx, cy = loc.cell_centre(t.cell)
+            ink = blend(rgb(T.TEXT), fill, 0.42)
+            draw_text(
+                im, pal, (cx, y0 + 3 + label_size * 0.4), cell_name(t.cell), label_size, ink, fill, "mm"
+            )
+            if t.mark:
+                draw_text(im, pal, (cx - lay.cell * 0.75, cy), t.mark, label_size, ink, fill, "mm")
+    for e in scene.edges:
+        _draw_edge(im, draw, pal, loc, e, under, bg)
+    if lay.grid == "square":
+        ink, size = rgb(T.COORD), max(8, round(lay.gutter * 0.62))
+        ox, oy = loc.origin()
+        g, c = lay.gutter, lay.cell
+        for col in range(lay.cols):
+            x = ox + col * c + c / 2
+            draw_text(im, pal, (x, g / 2), column_name(col), size, ink, bg, "mm")
+            draw_text(im, pal, (x, oy + lay.rows * c + g / 2 + 1), column_name(col), size, ink, bg, "mm")
+        for row in range(lay.rows):
+            y = oy + row * c + c / 2
+            draw_text(im, pal, (g / 2, y), str(row + 1), size, ink, bg, "mm")
+            draw_text(im, pal, (ox + lay.cols * c + g / 2 + 1, y), str(row + 1), size, ink, bg, "mm")
+    return _Static(im, pal, under)
+
+
+def _shifted(lay: Layout) -> Layout:
+    from dataclasses import replace
+
+    return replace(lay, board_x=0, board_y=0)
+
+
+# -- edges -------------------------------------------------------------------------------------------
+def _bar(
+    draw: ImageDraw.ImageDraw, p: tuple[float, float], q: tuple[float, float], w: float, ink: int
+) -> None:
+    """A straight bar of width ``w`` from p to q (axis-aligned bars are exact rectangles)."""
+    (x0, y0), (x1, y1) = p, q
+    if y0 == y1 or x0 == x1:
+        h = w / 2
+        lo = math.floor(h) if w % 2 == 0 else math.floor(h)
+        xa, xb = sorted((x0, x1))
+        ya, yb = sorted((y0, y1))
+        draw.rectangle((xa - lo, ya - lo, xb + math.ceil(h) - 1, yb + math.ceil(h) - 1), fill=ink)
+    else:
+        draw.line((p, q), fill=ink, width=max(1, round(w)))
+
+
+def _along(p: tuple[int, int], q: tuple[int, int], t: float) -> tuple[float, float]:
+    return p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t
+
+
+def _draw_edge(
+    im: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    pal: Palette,
+    lay: Layout,
+    e: Edge,
+    under: dict[Cell, RGB],
+    bg: RGB,
+) -> None:
+    p, q = lay.edge_segment(e.a, e.b)
+    base = lay.cell if lay.grid == "square" else lay.hex_h
+    w = max(3, round(base * 0.14))
+    length = math.dist(p, q)
+    ext = w / 2 / length  # extend walls by half their width so corners close
+    style = e.style
+    if style == "wall":
+        _bar(draw, _along(p, q, -ext if lay.grid == "hex" else 0), _along(p, q, 1), w, pal.idx(rgb(T.WALL)))
+        return
+    if style == "strong_wall":
+        ws = w + max(2, round(w * 0.6))
+        _bar(draw, p, q, ws, pal.idx(rgb(T.STRONG_WALL)))
+        _bar(draw, _along(p, q, 0.02), _along(p, q, 0.98), max(2, ws - 4), pal.idx(rgb(T.STRONG_WALL_CORE)))
+        return
+    stub = 0.16
+    wall = pal.idx(rgb(T.WALL))
+    if style != "gate":
+        _bar(draw, p, _along(p, q, stub), w, wall)
+        _bar(draw, _along(p, q, 1 - stub), q, w, wall)
+    if style in ("door_closed", "door_locked"):
+        colour = rgb(T.DOOR_CLOSED if style == "door_closed" else T.DOOR_LOCKED)
+        _bar(draw, _along(p, q, stub + 0.04), _along(p, q, 1 - stub - 0.04), w + 2, pal.idx(colour))
+        if style == "door_locked" and e.label:
+            size = max(8, round(base * 0.36))
+            mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+            tw = text_width(e.label, size)
+            bx, by = max(tw, size * 0.6) / 2 + 2, size * 0.55 + 1
+            draw.rectangle(
+                (mx - bx, my - by, mx + bx, my + by), fill=pal.idx(rgb(T.LABEL_BG)), outline=pal.idx(colour)
+            )
+            draw_text(im, pal, (mx, my), e.label, size, colour, rgb(T.LABEL_BG), "mm")
+    elif style == "door_open":
+        _bar(draw, _along(p, q, stub), _along(p, q, 1 - stub), max(2, w - 1), pal.idx(rgb(T.DOOR_OPEN)))
+    elif style == "gate":
+        gate = pal.idx(rgb(T.GATE))
+        _bar(draw, p, q, max(2, w // 2 + 1), gate)
+        n = max(3, round(length / 6))
+        nx, ny = -(q[1] - p[1]) / length, (q[0] - p[0]) / length
+        for k in range(n + 1):
+            x, y = _along(p, q, k / n)
+            draw.line(((x - nx * w, y - ny * w), (x + nx * w, y + ny * w)), fill=gate, width=2)
+
+
+# -- tokens ------------------------------------------------------------------------------------------
+def _label_size(token: Token, d: int) -> int:
+    k = {1: 0.62, 2: 0.5}.get(len(token.label), 0.38)
+    if token.shape in ("diamond", "hex"):
+        k *= 0.85
+    return max(7, round(d * k))
+
+
+def _draw_token(im: Image.Image, pal: Palette, t: Token, spot: TokenSpot, below: RGB) -> None:
+    d = spot.d
+    fill = rgb(t.fill)
+    edge = rgb(t.ring) if t.ring else blend((0, 0, 0), fill, 0.55)
+    rw = max(2, round(d * 0.11)) if t.ring else max(1, round(d / 20))
+    x0, y0 = spot.x - d // 2, spot.y - d // 2
+    put_bands(im, pal, (x0, y0), shape_bands(t.shape, d, 0.0), edge, below)
+    put_bands(im, pal, (x0, y0), shape_bands(t.shape, d, float(rw)), fill, edge)
+    if t.label:
+        draw_text(im, pal, (x0 + d / 2, y0 + d / 2), t.label, _label_size(t, d), rgb(t.text_fill), fill, "mm")
+
+
+def _life_colour(cur: int, mx: int) -> str:
+    frac = cur / mx if mx > 0 else 0.0
+    return T.BAR_GOOD if frac > 0.5 else T.BAR_MID if frac > 0.25 else T.BAR_LOW
+
+
+def _draw_bar(
+    draw: ImageDraw.ImageDraw,
+    pal: Palette,
+    box: tuple[int, int, int, int],
+    life: tuple[int, int],
+    dim: float = 1.0,
+    bg: RGB = (0, 0, 0),
+) -> None:
+    x0, y0, x1, y1 = box
+    cur, mx = life
+    cur = max(0, min(cur, mx))
+    back = rgb(T.BAR_BG) if dim >= 1 else blend(rgb(T.BAR_BG), bg, dim)
+    draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=pal.idx(back))
+    inner = x1 - x0 - 2
+    filled = round(inner * cur / mx) if mx > 0 else 0
+    if filled > 0:
+        colour = rgb(_life_colour(cur, mx))
+        if dim < 1:
+            colour = blend(colour, bg, dim)
+        draw.rectangle((x0 + 1, y0 + 1, x0 + filled, y1 - 2), fill=pal.idx(colour))
+
+
+# -- arrows & highlights -----------------------------------------------------------------------------
+def _head(
+    draw: ImageDraw.ImageDraw, tip: tuple[float, float], ux: float, uy: float, lw: int, ink: int
+) -> None:
+    ln, hw = lw * 3.2, lw * 2.0
+    bx, by = tip[0] - ux * ln, tip[1] - uy * ln
+    draw.polygon([tip, (bx - uy * hw, by + ux * hw), (bx + uy * hw, by - ux * hw)], fill=ink)
+
+
+def _trim(
+    a: tuple[float, float], b: tuple[float, float], r: float
+) -> tuple[tuple[float, float], float, float]:
+    """The point ``r`` px before ``b`` on a->b, and the unit direction."""
+    dist = math.dist(a, b) or 1.0
+    ux, uy = (b[0] - a[0]) / dist, (b[1] - a[1]) / dist
+    r = min(r, dist * 0.45)
+    return (b[0] - ux * r, b[1] - uy * r), ux, uy
+
+
+def _draw_arrow(draw: ImageDraw.ImageDraw, pal: Palette, lay: Layout, a: Arrow, occupied: set[Cell]) -> None:
+    for c in a.cells:
+        lay.check(c, f"{a.kind} arrow cell")
+    ink = pal.idx(rgb(a.colour))
+    base = lay.cell if lay.grid == "square" else lay.hex_h
+    lw = max(2, round(base * 0.1))
+    pts: list[tuple[float, float]] = [lay.cell_centre(c) for c in a.cells]
+    r_tok = base * 0.4
+    if a.kind == "attack":
+        if len(pts) >= 2:
+            start, _, _ = _trim(pts[-1], pts[0], r_tok)
+            end, ux, uy = _trim(pts[0], pts[-1], r_tok)
+            draw.line((start, end), fill=ink, width=lw)
+            _head(draw, end, ux, uy, lw, ink)
+        x, y = pts[-1]
+        rr = base * 0.47
+        draw.ellipse((x - rr, y - rr, x + rr, y + rr), outline=ink, width=max(2, lw - 1))
+        return
+    if len(pts) < 2:
+        return
+    end, ux, uy = _trim(pts[-2], pts[-1], r_tok if a.cells[-1] in occupied else lw)
+    line = [*pts[:-1], end]
+    draw.line(line, fill=ink, width=lw, joint="curve")
+    for x, y in pts[1:-1]:
+        draw.ellipse((x - lw, y - lw, x + lw, y + lw), fill=ink)
+    x, y = pts[0]
+    r0 = base * 0.16
+    draw.ellipse((x - r0, y - r0, x + r0, y + r0), outline=ink, width=max(2, lw - 1))
+    _head(draw, end, ux, uy, lw, ink)
+
+
+def _draw_highlight(draw: ImageDraw.ImageDraw, pal: Palette, lay: Layout, cell: Cell) -> None:
+    lay.check(cell, "highlight")
+    ink = pal.idx(rgb(T.HIGHLIGHT))
+    if lay.grid == "square":
+        x0, y0, x1, y1 = lay.cell_box(cell)
+        draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=ink, width=2)
+    else:
+        x, y = lay.cell_centre(cell)
+        pts = [(x + (px - x) * 0.88, y + (py - y) * 0.88) for px, py in lay.cell_polygon(cell)]
+        draw.polygon(pts, outline=ink, width=2)
+
+
+# -- panel -------------------------------------------------------------------------------------------
+def _draw_panel(im: Image.Image, draw: ImageDraw.ImageDraw, pal: Palette, lay: Layout, panel: Panel) -> None:
+    f = lay.scale
+    bg = rgb(T.PANEL_BG)
+    text, muted = rgb(T.TEXT), rgb(T.MUTED)
+    x0 = lay.panel_x
+    draw.rectangle((x0, 0, lay.width - 1, lay.height - 1), fill=pal.idx(bg))
+    draw.rectangle((x0, 0, x0 + max(1, round(2 * f)) - 1, lay.height - 1), fill=pal.idx(rgb(T.PANEL_RULE)))
+    pad = round(PAD * f)
+    left, right = x0 + pad + round(4 * f), lay.width - pad
+    avail = right - left
+    y = float(pad)
+    size_title, size_line, size_name, size_detail = (max(7, round(v * f)) for v in (21, 16, 16, 14))
+    draw_text(im, pal, (left, y), fit(panel.title, size_title, avail), size_title, text, bg)
+    y += TITLE_H * f
+    for line in panel.lines:
+        draw_text(im, pal, (left, y), fit(line, size_line, avail), size_line, rgb("#d3d7df"), bg)
+        y += LINE_H * f
+    if panel.units:
+        y += GAP * f
+        sw = max(6, round(12 * f))
+        bar_w, bar_h = round(64 * f), max(4, round(8 * f))
+        num_w = round(36 * f)
+        name_x = left + sw + round(7 * f)
+        for u in panel.units:
+            fade = 0.42 if u.dim else 1.0
+            ink_name = blend(text, bg, fade)
+            ink_detail = blend(muted, bg, fade)
+            side = blend(rgb(u.colour), bg, fade)
+            row_mid = y + 9 * f
+            sx, sy = left, round(row_mid - sw / 2)
+            put_bands(im, pal, (sx, sy), shape_bands("circle", sw, 0.0), side, bg)
+            name_room = avail - sw - round(7 * f)
+            if u.life is not None:
+                bx1 = right - num_w
+                bx0 = bx1 - bar_w
+                by0 = round(row_mid - bar_h / 2)
+                _draw_bar(draw, pal, (bx0, by0, bx1, by0 + bar_h), u.life, fade, bg)
+                draw_text(
+                    im, pal, (right, y + 1 * f), f"{u.life[0]}/{u.life[1]}", size_detail, ink_detail, bg, "ra"
+                )
+                name_room = bx0 - round(6 * f) - name_x
+            draw_text(im, pal, (name_x, y), fit(u.name, size_name, name_room), size_name, ink_name, bg)
+            if u.detail:
+                draw_text(
+                    im,
+                    pal,
+                    (name_x, y + 20 * f),
+                    fit(u.detail, size_detail, right - name_x),
+                    size_detail,
+                    ink_detail,
+                    bg,
+                )
+            y += CARD_H * f
+    if panel.legend:
+        y += GAP * f
+        col_w = avail // 2
+        sq = max(6, round(12 * f))
+        for i, (colour, meaning) in enumerate(panel.legend):
+            lx = left + (i % 2) * col_w
+            ly = y + (i // 2) * LEGEND_H * f
+            swatch = rgb(colour)
+            top = round(ly + 3 * f)
+            draw.rectangle((lx, top, lx + sq - 1, top + sq - 1), fill=pal.idx(swatch))
+            tx = lx + sq + round(6 * f)
+            draw_text(
+                im,
+                pal,
+                (tx, ly),
+                fit(meaning, size_detail, col_w - sq - round(10 * f)),
+                size_detail,
+                muted,
+                bg,
+            )
+
+
+# -- entry points ------------------------------------------------------------------------------------
+def _prime(pal: Palette, scene: Scene) -> None:
+    """Give the scene's own colours palette slots before any blend takes one."""
+    names: list[str] = [T.PANEL_BG, T.TEXT, T.MUTED, T.PANEL_RULE, T.HIGHLIGHT, T.BAR_BG, T.BAR_GOOD]
+    names += [T.BAR_MID, T.BAR_LOW, *T.EDGE_COLOURS.values(), T.WALL, T.STRONG_WALL, T.LABEL_BG]
+    for t in scene.tokens:
+        names += [t.fill, t.text_fill] + ([t.ring] if t.ring else [])
+    names += [a.colour for a in scene.arrows]
+    names += [u.colour for u in scene.panel.units]
+    names += [c for c, _ in scene.panel.legend]
+    for n in names:
+        pal.idx(rgb(n))
+
+
+def render_image(scene: Scene, *, highlights: Iterable[Cell] = (), size: int | None = None) -> Image.Image:
+    """The board image of ``scene`` as a Pillow "P" image (see :func:`render` for arguments and errors)."""
+    lay = layout(scene, size)
+    static = _static(scene, lay)
+    pal = static.palette.copy()
+    _prime(pal, scene)
+    bg = rgb(scene.background)
+    im = Image.new("P", (lay.width, lay.height), pal.idx(bg))
+    im.paste(static.image, (lay.board_x, lay.board_y))
+    draw = ImageDraw.Draw(im)
+    under = static.under
+    for e in scene.dynamic_edges:
+        _draw_edge(im, draw, pal, lay, e, under, bg)
+    for c in (*scene.highlights, *highlights):
+        _draw_highlight(draw, pal, lay, c)
+    occupied = {t.cell for t in scene.tokens}
+    for a in scene.arrows:
+        if a.kind == "path":
+            _draw_arrow(draw, pal, lay, a, occupied)
+    spots = lay.token_spots()
+    for t, spot in zip(scene.tokens, spots, strict=True):
+        _draw_token(im, pal, t, spot, under.get(t.cell, bg))
+        if t.bar is not None and spot.bar is not None:
+            _draw_bar(draw, pal, spot.bar, t.bar)
+    for a in scene.arrows:
+        if a.kind == "attack":
+            _draw_arrow(draw, pal, lay, a, occupied)
+    _draw_panel(im, draw, pal, lay, scene.panel)
+    im.putpalette(pal.flat())
+    return im
+
+
+def render(scene: Scene, *, highlights: Iterable[Cell] = (), size: int | None = None) -> bytes:
+    """Draw ``scene`` as a palette PNG and return its bytes.
+
+    ``highlights`` are extra cells outlined on top of ``scene.highlights``; ``size`` is the target width
+    in pixels (None: the natural size, about 950 px for a 20x20 board); the height follows the natural
+    aspect, always wider than tall. The static layer is cached per ``scene.static_key``.
+
+    Raises ValueError if the scene is malformed (unknown grid, a cell off the board, an edge between
+    cells that do not share a side, an unreadable colour) or ``size`` is outside 200..4000 px.
+    """
+    im = render_image(scene, highlights=highlights, size=size)
+    buf = io.BytesIO()
+    im.save(buf, "PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return buf.getvalue()
+
+
+def render_gif(scenes: Sequence[Scene], *, frame_ms: int = 700, size: int | None = None) -> bytes:
+    """A looping GIF replay with one frame per scene (``frame_ms`` ms each) and return its bytes.
+
+    Frames are the same images :func:`render` draws, padded to the largest frame; an identical
+    consecutive frame is merged into the previous one (its time added). Raises ValueError if
+    ``scenes`` is empty, ``frame_ms`` is not positive, or a scene is malformed (see :func:`render`).
+    """
+    if not scenes:
+        raise ValueError("a replay needs at least one scene")
+    if frame_ms <= 0:
+        raise ValueError(f"frame_ms must be positive, not {frame_ms}")
+    frames = [render_image(s, size=size) for s in scenes]
+    w = max(f.width for f in frames)
+    h = max(f.height for f in frames)
+    padded = []
+    for f, s in zip(frames, scenes, strict=True):
+        if f.size != (w, h):
+            pal = f.getpalette() or []
+            bg = rgb(s.background)
+            colours = [tuple(pal[i : i + 3]) for i in range(0, len(pal), 3)]
+            canvas = Image.new("P", (w, h), colours.index(bg) if bg in colours else 0)
+            canvas.putpalette(pal)
+            canvas.paste(f, (0, 0))
+            f = canvas
+        padded.append(f)
+    buf = io.BytesIO()
+    padded[0].save(buf, "GIF", save_all=True, append_images=padded[1:], duration=frame_ms, loop=0)
+    return buf.getvalue()
