@@ -24,6 +24,16 @@ ROOM_COLOURS = [
     "#47503a",
 ]
 CORRIDOR = "#2b2f38"
+ITEM_MARKS = {
+    "shield": "SH",
+    "datadisk": "DD",
+    "drugs": "CD",
+    "nitro": "NV",
+    "em": "EM",
+    "gas": "GG",
+    "medkit": "MK",
+    "radio": "RA",
+}
 
 
 def token_public(t: Any) -> dict[str, Any]:
@@ -43,7 +53,7 @@ def view(st: EscapeState, seat: str | None) -> dict[str, Any]:
         p = R.prof(u)
         units.append({
             "id": u.id, "name": p.name, "side": u.seat, "status": u.status, "pos": cell_name(u.pos) if u.pos else None,
-            "life": p.life - u.damage, "life_max": p.life, "activated": u.activated,
+            "life": max(0, p.life - u.damage), "life_max": p.life, "activated": u.activated,
             "left": {"mvt": R.left(st, u, MVT), "cbt": R.left(st, u, CBT), "int": R.left(st, u, INT)},
             "skills": [SKILL_NAMES[s] for s in p.skills], "carrying": token_public(st.tokens[u.carrying]) if u.carrying else None,
         })  # fmt: skip
@@ -96,21 +106,21 @@ def scene(st: EscapeState, seat: str | None) -> Scene:
         elif t.kind == "objective":
             tokens.append(Token(t.pos, str(t.value), "#d4b106", "hex", text_fill="#000000", small=True))
         else:
-            tokens.append(Token(t.pos, t.item[:2].upper(), "#7b61a8", "diamond", small=True))
+            tokens.append(Token(t.pos, ITEM_MARKS.get(t.item, "?"), "#7b61a8", "diamond", small=True))
     panel_units = []
     for u in st.units.values():
         p = R.prof(u)
         colour = SIDE_COLOURS[u.seat]
         if u.status == "board" and u.pos:
             tokens.append(Token(u.pos, p.name[:2], colour, "circle", ring="#ffffff" if u.id == st.active else None,
-                                bar=(p.life - u.damage, p.life)))  # fmt: skip
+                                bar=(max(0, p.life - u.damage), p.life)))  # fmt: skip
         state = {"reserve": "to enter", "out": "taken out", "escaped": "escaped"}.get(u.status, "")
         detail = f"Mvt {R.left(st, u, MVT)} Cbt {R.left(st, u, CBT)} Int {R.left(st, u, INT)}"
         if u.carrying:
             detail += f" · {R.token_label(st.tokens[u.carrying])}"
         if state:
             detail = state
-        panel_units.append(PanelUnit(p.name, colour, (p.life - u.damage, p.life), detail,
+        panel_units.append(PanelUnit(p.name, colour, (max(0, p.life - u.damage), p.life), detail,
                                      dim=u.activated or u.status in ("out", "escaped")))  # fmt: skip
     arrows = []
     if len(st.trail) > 1:
@@ -209,7 +219,7 @@ def text_board(st: EscapeState, seat: str | None) -> str:
         p = R.prof(u)
         where = cell_name(u.pos) if u.pos else u.status
         mark = "*" if u.id == st.active else " "
-        lines.append(f"{mark}{p.name:<9} {FACTION_NAMES[u.seat]:<10} {where:<8} life {p.life - u.damage}/{p.life}  "
+        lines.append(f"{mark}{p.name:<9} {FACTION_NAMES[u.seat]:<10} {where:<8} life {max(0, p.life - u.damage)}/{p.life}  "
                      f"Mvt {R.left(st, u, MVT)} Cbt {R.left(st, u, CBT)} Int {R.left(st, u, INT)}"
                      f"{'  done' if u.activated else ''}")  # fmt: skip
     return "\n".join(lines)
