@@ -1,0 +1,80 @@
+"""Command line: ``escapade run`` starts the bot; ``escapade play ...`` plays in the terminal.
+
+Also ``python -m bot.cli run`` (what ``./dev run`` calls).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+
+NO_TOKEN = """\
+Escapade needs a Discord bot token to run, and none was found (DISCORD_TOKEN in .env or the environment).
+To get one: open https://discord.com/developers/applications, click "New Application", then on the Bot
+page click "Reset Token" and copy it (no privileged gateway intent is needed: leave Presence, Server Members
+and Message Content off). Put it in a file named .env next to this project as DISCORD_TOKEN=your-token (see
+.env.example; ESCAPADE_DATABASE sets where games are stored, default ./data/escapade.db, and DEV_GUILD_ID=your
+server id makes slash commands appear there instantly while you develop). Invite the bot with OAuth2 > URL
+Generator: scopes "bot" and "applications.commands", permissions Send Messages, Send Messages in Threads,
+Create Public Threads, Embed Links, Attach Files and Read Message History. Then run ./dev run again."""
+
+
+def run(argv: Sequence[str]) -> int:
+    """Start the bot until interrupted; returns an exit status."""
+    parser = argparse.ArgumentParser(prog="escapade run", description="Run the Escapade Discord bot.")
+    parser.add_argument("--env", default=".env", help="settings file (default: .env)")
+    args = parser.parse_args(list(argv))
+
+    from bot.config import Config
+
+    config = Config.load(args.env)
+    if not config.token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+
+    import discord
+
+    from bot import create_bot
+
+    discord.utils.setup_logging(level=getattr(logging, config.log_level.upper(), logging.INFO))
+    bot = create_bot(env_file=args.env)
+
+    async def main() -> None:
+        async with bot:
+            await bot.start(config.token)
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    except discord.LoginFailure:
+        print(
+            "Discord refused the token in DISCORD_TOKEN: reset it on the Bot page and update .env.",
+            file=sys.stderr,
+        )
+        return 2
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``escapade`` script."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        print("usage: escapade run [--env FILE] | escapade play RULESET [--scenario ID] [--bot SEAT]")
+        return 0 if args else 2
+    command, rest = args[0], args[1:]
+    if command == "run":
+        return run(rest)
+    if command == "play":
+        from bot import terminal  # the terminal player is imported only when asked for
+
+        return int(terminal.main(rest) or 0)
+    print(f"escapade: unknown command {command!r} (run, play)", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Slash-command cogs: lobby and lifecycle, play, rules help."""

@@ -1,0 +1,151 @@
+"""Playing: ``/do command:`` (any command, autocompleted from the engine's legal commands) and the
+convenience verbs ``/move``, ``/attack`` and ``/end`` that build the same command text."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs.lobby import channel_key, choices
+
+if TYPE_CHECKING:
+    from bot.client import EscapadeBot
+
+
+class Play(commands.Cog):
+    """Commands that act in the channel's game."""
+
+    def __init__(self, bot: EscapadeBot) -> None:
+        self.bot = bot
+
+    async def _play(self, interaction: discord.Interaction, text: str, seat: str | None) -> None:
+        played = await self.bot.games.play(
+            channel_key(interaction),
+            str(interaction.user.id),
+            text,
+            seat=seat or None,
+            interaction_id=str(interaction.id),
+        )
+        await self.bot.reply_played(interaction, played)
+
+    # -- /do ---------------------------------------------------------------------------------------
+    @app_commands.command(name="do", description="Play a command in this channel's game")
+    @app_commands.describe(
+        command="What to do (pick from the list or type it)", seat="Which of your seats acts"
+    )
+    @app_commands.guild_only()
+    async def do(self, interaction: discord.Interaction, command: str, seat: str | None = None) -> None:
+        """Play ``command`` for the caller's awaited seat."""
+        await self._play(interaction, command, seat)
+
+    @do.autocomplete("command")
+    async def do_command(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The caller's legal commands now (value: command text, name: its label), filtered by what is typed."""
+        pairs = await self.bot.games.legal(
+            channel_key(interaction), str(interaction.user.id), getattr(interaction.namespace, "seat", None)
+        )
+        many_seats = len({s for s, _c in pairs}) > 1
+        items = []
+        for seat, c in pairs:
+            name = c.label or c.text
+            items.append((f"[{seat}] {name}" if many_seats else name, c.text))
+        return choices(items, current)
+
+    async def _seats(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        row = await self.bot.games.live(channel_key(interaction))
+        if row is None:
+            return []
+        return choices([(s, s) for s in self.bot.games.seats_of(row, str(interaction.user.id))], current)
+
+    # -- verbs -------------------------------------------------------------------------------------
+    async def _args(self, interaction: discord.Interaction, verb: str, index: int, current: str) -> list[app_commands.Choice[str]]:  # fmt: skip
+        """Distinct ``args[index]`` of the caller's legal ``verb`` commands (given the earlier arguments)."""
+        pairs = await self.bot.games.legal(
+            channel_key(interaction), str(interaction.user.id), getattr(interaction.namespace, "seat", None)
+        )
+        unit = str(getattr(interaction.namespace, "unit", "") or "").lower()
+        seen: list[tuple[str, str]] = []
+        for _seat, c in pairs:
+            if c.verb != verb or len(c.args) <= index:
+                continue
+            if index > 0 and c.args[0] != unit:
+                continue
+            value = c.args[index]
+            if all(v != value for _n, v in seen):
+                seen.append((value if index == 0 else f"{value} — {c.label}" if c.label else value, value))
+        return choices(seen, current)
+
+    @app_commands.command(name="move", description="Move a unit (builds 'move UNIT TO')")
+    @app_commands.describe(unit="Who moves", to="Where to", seat="Which of your seats acts")
+    @app_commands.guild_only()
+    async def move(
+        self, interaction: discord.Interaction, unit: str, to: str, seat: str | None = None
+    ) -> None:
+        """Play ``move UNIT TO``."""
+        await self._play(interaction, f"move {unit} {to}", seat)
+
+    @move.autocomplete("unit")
+    async def move_unit(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Units that may move now."""
+        return await self._args(interaction, "move", 0, current)
+
+    @move.autocomplete("to")
+    async def move_to(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Squares the chosen unit may move to."""
+        return await self._args(interaction, "move", 1, current)
+
+    @app_commands.command(name="attack", description="Attack with a unit (builds 'attack UNIT TARGET')")
+    @app_commands.describe(unit="Who attacks", target="Whom", seat="Which of your seats acts")
+    @app_commands.guild_only()
+    async def attack(
+        self, interaction: discord.Interaction, unit: str, target: str, seat: str | None = None
+    ) -> None:
+        """Play ``attack UNIT TARGET``."""
+        await self._play(interaction, f"attack {unit} {target}", seat)
+
+    @attack.autocomplete("unit")
+    async def attack_unit(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Units that may attack now."""
+        return await self._args(interaction, "attack", 0, current)
+
+    @attack.autocomplete("target")
+    async def attack_target(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Targets the chosen unit may attack."""
+        return await self._args(interaction, "attack", 1, current)
+
+    @app_commands.command(name="end", description="End the current activation or turn (plays 'end')")
+    @app_commands.describe(seat="Which of your seats acts")
+    @app_commands.guild_only()
+    async def end(self, interaction: discord.Interaction, seat: str | None = None) -> None:
+        """Play ``end``."""
+        await self._play(interaction, "end", seat)
+
+    @move.autocomplete("seat")
+    @attack.autocomplete("seat")
+    @end.autocomplete("seat")
+    async def verb_seat(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The caller's seats."""
+        return await self._seats(interaction, current)
+
+    @do.autocomplete("seat")
+    async def do_seat(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The caller's seats."""
+        return await self._seats(interaction, current)
+
+
+async def setup(bot: EscapadeBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(Play(bot))

@@ -1,0 +1,528 @@
+"""The game service: the one path from a member's request to the engine and the store.
+
+Cogs and buttons call these methods; each takes the channel's lock, loads the game (from a small LRU of
+recently played games, else from its snapshot), asks the engine, and writes the result in one store
+transaction guarded by the game's version. No rule is decided here: the engine accepts or refuses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.config import Config
+from bot.errors import Refusal, Stale
+from bot.store import ChannelBusy, GameRow, LoggedCommand, Schedule, Store
+from engine import RULESETS, Decision, Event, Game, find_ruleset, load_game, new_game
+from engine.core import Outcome
+from engine.ruleset import Ruleset
+from engine.scene import Scene
+
+HOUR = 3600.0
+BOT = "bot"
+
+
+@dataclass
+class Step:
+    """One command that was played: by whom, its text and its narration."""
+
+    seat: str
+    user_id: str | None  # None: the game's own player, or a timeout answer
+    text: str
+    events: list[Event]
+    auto: str = ""  # "bot" or "timeout" when nobody typed it
+    secret: bool = False  # a hidden submission (simultaneous decision): its text is not shown publicly
+
+
+@dataclass
+class Played:
+    """The result of an accepted request: the stored row, what happened, and the position right after it.
+
+    ``decisions``, ``outcome`` and ``scene`` are taken under the channel's lock, so the reply shows this
+    position even if another command changes the game while the reply is being sent.
+    """
+
+    row: GameRow
+    game: Game
+    steps: list[Step] = field(default_factory=list)
+    started: bool = False
+    decisions: list[Decision] = field(default_factory=list)
+    outcome: Outcome | None = None
+    scene: Scene | None = None  # the spectator's board, when it is to be posted
+    text_board: str = ""
+
+    @property
+    def board(self) -> bool:
+        """True when the board image should be posted now (activation/round end, start, end)."""
+        return self.started or self.outcome is not None or any(e.board for s in self.steps for e in s.events)
+
+    @classmethod
+    def capture(cls, row: GameRow, game: Game, steps: list[Step], started: bool = False) -> Played:
+        """Record the position now (call it under the channel's lock)."""
+        played = cls(row, game, steps, started, game.awaiting(), game.outcome)
+        if played.board:
+            played.scene = game.scene(None)
+            played.text_board = game.text_board(None)
+        return played
+
+
+def is_secret(game: Game, seat: str) -> bool:
+    """True when ``seat`` is answering a simultaneous decision (its choice stays hidden until all are in)."""
+    return any(d.kind == "simultaneous" and seat in d.seats for d in game.awaiting())
+
+
+def bot_steps(game: Game) -> list[Step]:
+    """Let the game's own player answer whatever is only its to answer, as steps."""
+    steps: list[Step] = []
+    while True:
+        secrets_before = {s: is_secret(game, s) for s in game.bot_seats()}
+        played = game.play_bots(limit=1)
+        if not played:
+            return steps
+        seat, command, events = played[0]
+        steps.append(Step(seat, None, command.text, events, auto=BOT, secret=secrets_before.get(seat, False)))
+
+
+def event_data(e: Event) -> dict[str, Any]:
+    """An event as stored in the log."""
+    return {"text": e.text, "kind": e.kind, "dice": list(e.dice), "board": e.board}
+
+
+def engine_seats(row: GameRow) -> dict[str, str | None]:
+    """The seats as the engine wants them: member id, or None for the game's own player."""
+    return {s: (None if who == BOT else who) for s, who in row.seats.items() if who is not None}
+
+
+class GameService:
+    """Games per channel: lobby, play, lifecycle and scheduled notifications."""
+
+    def __init__(self, store: Store, config: Config, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.config = config
+        self.clock = clock
+        self._cache: OrderedDict[int, tuple[int, Game]] = OrderedDict()
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._channel_game: dict[str, int] = {}
+        self.new_seed: Callable[[], int] = lambda: secrets.randbits(48)  # tests make it deterministic
+
+    # -- plumbing ----------------------------------------------------------------------------------
+    def lock(self, channel_id: str) -> asyncio.Lock:
+        """The lock serialising every change to the game in ``channel_id``."""
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[channel_id] = lock
+        return lock
+
+    def known_game_id(self, channel_id: str) -> int | None:
+        """The id of the game last seen in a channel (for logs), without touching the store."""
+        return self._channel_game.get(channel_id)
+
+    def cached_games(self) -> int:
+        """How many games are held in memory."""
+        return len(self._cache)
+
+    async def live(self, channel_id: str) -> GameRow | None:
+        """The running game (lobby or playing) in a channel."""
+        row = await self.store.live_game(channel_id)
+        if row is not None:
+            self._channel_game[channel_id] = row.id
+        return row
+
+    async def require_live(self, channel_id: str, *, playing: bool = False) -> GameRow:
+        """The running game in a channel; refuses when there is none (or it is still a lobby)."""
+        row = await self.live(channel_id)
+        if row is None:
+            raise Refusal("There is no game in this channel. Start one with /game new.")
+        if playing and row.status != "playing":
+            raise Refusal("The game here has not started yet: seated players can /game start it.")
+        return row
+
+    def load(self, row: GameRow) -> Game:
+        """The game of a stored row, from the cache when its version matches, else from the snapshot."""
+        if row.snapshot is None:
+            raise Refusal("The game here has not started yet.")
+        hit = self._cache.get(row.id)
+        if hit is not None and hit[0] == row.version:
+            self._cache.move_to_end(row.id)
+            return hit[1]
+        game = load_game(row.snapshot)
+        self._remember(row.id, row.version, game)
+        return game
+
+    def _remember(self, game_id: int, version: int, game: Game) -> None:
+        self._cache[game_id] = (version, game)
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > max(1, self.config.cache_size):
+            self._cache.popitem(last=False)
+
+    def forget(self, game_id: int) -> None:
+        """Drop a game from memory (after a failure, or when it ends)."""
+        self._cache.pop(game_id, None)
+
+    @staticmethod
+    def ruleset(row: GameRow) -> Ruleset:
+        """The ruleset of a stored game."""
+        return find_ruleset(row.ruleset)
+
+    @staticmethod
+    def seats_of(row: GameRow, user_id: str) -> list[str]:
+        """The seats a member holds, in the ruleset's order."""
+        return [s for s, who in row.seats.items() if who == user_id]
+
+    def seat_for(self, row: GameRow, game: Game, user_id: str, wanted: str | None = None) -> str:
+        """The seat a member acts for: ``wanted`` if theirs, else whichever of theirs is awaited."""
+        mine = self.seats_of(row, user_id)
+        if not mine:
+            raise Refusal(
+                "You are not playing in this game, so you cannot act in it. "
+                "Spectators follow the board here; /game status shows who plays."
+            )
+        if wanted:
+            if wanted not in mine:
+                raise Refusal(f"You do not hold the seat '{wanted}' (yours: {', '.join(mine)}).")
+            return wanted
+        awaited = game.seats_to_act()
+        for seat in mine:
+            if seat in awaited:
+                return seat
+        return mine[0]
+
+    def awaited_members(self, row: GameRow, decisions: list[Decision]) -> list[str]:
+        """Member ids who must act next (not bot seats), without duplicates, in seat order."""
+        awaited = {s for d in decisions for s in d.seats}
+        out: list[str] = []
+        for seat, who in row.seats.items():
+            if seat in awaited and who not in (None, BOT) and who not in out:
+                out.append(who)
+        return out
+
+    def _plan(self, row: GameRow, game: Game, now: float) -> Schedule:
+        """Notifications after a change: reminder, reaction timeout, expiry (replacing pending ones)."""
+        kinds = ("reminder", "timeout", "expire")
+        if game.outcome is not None:
+            return Schedule(cancel=kinds)
+        version = row.version
+        add: list[tuple[str, float, dict[str, Any]]] = []
+        humans = {s for s, who in row.seats.items() if who not in (None, BOT)}
+        awaited = sorted(game.seats_to_act() & humans)
+        if row.settings.get("reminders") and awaited:
+            hours = float(row.settings.get("reminder_hours") or self.config.reminder_hours)
+            add.append(("reminder", now + hours * HOUR, {"version": version, "seats": awaited}))
+        for d in game.awaiting():
+            if d.kind == "reaction" and d.default is not None and d.seats & humans:
+                seat = sorted(d.seats & humans)[0]
+                payload = {"version": version, "seat": seat, "command": d.default.text}
+                add.append(("timeout", now + self.config.reaction_timeout_hours * HOUR, payload))
+                break
+        add.append(("expire", now + self.config.game_expiry_hours * HOUR, {"version": version}))
+        return Schedule(cancel=kinds, add=add)
+
+    async def _commit(
+        self,
+        row: GameRow,
+        game: Game,
+        steps: list[Step],
+        *,
+        interaction_id: str | None,
+        started: bool = False,
+        seats: dict[str, str | None] | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> Played:
+        now = self.clock()
+        outcome = game.outcome
+        logged = [
+            LoggedCommand(
+                s.seat,
+                s.user_id,
+                s.text,
+                [event_data(e) for e in s.events] + ([{"secret": True}] if s.secret else []),
+                interaction_id if i == 0 else None,
+            )
+            for i, s in enumerate(steps)
+        ]
+        future = GameRow(**{**row.__dict__, "version": row.version + len(steps)})
+        if settings is not None:
+            future.settings = settings
+        new = await self.store.update_game(
+            row.id,
+            expected_version=row.version,
+            now=now,
+            seats=seats,
+            status="finished" if outcome is not None else ("playing" if started else None),
+            snapshot=game.to_json(),
+            settings=settings,
+            result=outcome.to_data() if outcome is not None else None,
+            commands=logged,
+            schedule=self._plan(future, game, now),
+        )
+        if new is None:
+            self.forget(row.id)
+            if interaction_id and await self.store.interaction_used(interaction_id):
+                raise Refusal("This was already played; nothing more was changed.")
+            raise Stale("Someone else played first; nothing was changed. Look at the latest message.")
+        if outcome is None:
+            self._remember(new.id, new.version, game)
+        else:
+            self.forget(new.id)
+        return Played.capture(new, game, steps, started=started)
+
+    # -- lobby -------------------------------------------------------------------------------------
+    async def open_lobby(
+        self,
+        *,
+        guild_id: str | None,
+        channel_id: str,
+        ruleset_id: str,
+        scenario: str | None,
+        creator_id: str,
+        opponent_id: str | None = None,
+    ) -> GameRow:
+        """Open a lobby in a channel: the creator takes the first seat, the opponent (if any) the next."""
+        rs = find_ruleset(ruleset_id)
+        info = rs.scenario(scenario)  # refuses an unknown scenario
+        seats: dict[str, str | None] = {s: None for s in rs.seats}
+        order = list(rs.seats)
+        seats[order[0]] = creator_id
+        if opponent_id is not None and len(order) > 1:
+            seats[order[1]] = opponent_id
+        now = self.clock()
+        expire = Schedule(add=[("expire", now + self.config.lobby_expiry_hours * HOUR, {"version": 0})])
+        async with self.lock(channel_id):
+            try:
+                row = await self.store.create_game(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    ruleset=rs.id,
+                    scenario=info.id,
+                    creator_id=creator_id,
+                    seats=seats,
+                    now=now,
+                    schedule=expire,
+                )
+            except ChannelBusy:
+                raise Refusal(
+                    "This channel already has a game. Finish it, /game abort it, "
+                    "or use /game new thread:True to play in a thread."
+                ) from None
+        self._channel_game[channel_id] = row.id
+        return row
+
+    async def _lobby_update(self, row: GameRow, seats: dict[str, str | None]) -> GameRow:
+        new = await self.store.update_game(
+            row.id, expected_version=row.version, now=self.clock(), seats=seats
+        )
+        if new is None:
+            raise Stale("The lobby changed meanwhile; try again.")
+        return new
+
+    async def join(self, channel_id: str, user_id: str, seat: str | None = None) -> tuple[GameRow, str]:
+        """Seat a member in the lobby: ``seat`` or the first empty one."""
+        async with self.lock(channel_id):
+            row = await self.require_live(channel_id)
+            if row.status != "lobby":
+                raise Refusal("The game has already started; you can follow it as a spectator.")
+            seats = dict(row.seats)
+            if seat is None:
+                if user_id in seats.values():
+                    mine = ", ".join(self.seats_of(row, user_id))
+                    raise Refusal(f"You already hold {mine}. Name a seat to take another one too.")
+                empty = [s for s, who in seats.items() if who is None]
+                if not empty:
+                    raise Refusal("Every seat is taken.")
+                seat = empty[0]
+            seat = seat.strip().lower()
+            if seat not in seats:
+                raise Refusal(f"There is no seat '{seat}' (seats: {', '.join(seats)}).")
+            if seats[seat] == user_id:
+                raise Refusal(f"You already hold {seat}.")
+            if seats[seat] not in (None, BOT):
+                raise Refusal(f"{seat} is taken by <@{seats[seat]}>.")
+            seats[seat] = user_id
+            return await self._lobby_update(row, seats), seat
+
+    async def leave(self, channel_id: str, user_id: str) -> GameRow:
+        """Free a member's seats in the lobby."""
+        async with self.lock(channel_id):
+            row = await self.require_live(channel_id)
+            if row.status != "lobby":
+                raise Refusal("The game has started: use /game concede to give up.")
+            if not self.seats_of(row, user_id):
+                raise Refusal("You have no seat in this lobby.")
+            seats = {s: (None if who == user_id else who) for s, who in row.seats.items()}
+            return await self._lobby_update(row, seats)
+
+    async def start(
+        self, channel_id: str, user_id: str, *, bot_seats: bool = False, interaction_id: str | None = None
+    ) -> Played:
+        """Start the lobby's game. Empty seats go to the game's own player when ``bot_seats``."""
+        async with self.lock(channel_id):
+            row = await self.require_live(channel_id)
+            if row.status != "lobby":
+                raise Refusal("The game has already started.")
+            if not self.seats_of(row, user_id) and user_id != row.creator_id:
+                raise Refusal("Only a seated player or the game's creator can start it.")
+            rs = self.ruleset(row)
+            seats = dict(row.seats)
+            empty = [s for s, who in seats.items() if who is None]
+            if bot_seats:
+                seats = {s: (BOT if who is None else who) for s, who in seats.items()}
+            elif empty and not (rs.min_seats and len(seats) - len(empty) >= rs.min_seats):
+                raise Refusal(
+                    f"Empty seats: {', '.join(empty)}. Wait for players to /game join, "
+                    "or /game start bot:True to let the game play them."
+                )
+            if all(who in (None, BOT) for who in seats.values()):
+                raise Refusal("At least one member must play.")
+            staged = GameRow(**{**row.__dict__, "seats": seats})
+            game = new_game(
+                rs.id,
+                scenario=row.scenario,
+                seats=engine_seats(staged),
+                seed=self.new_seed(),
+            )
+            steps = bot_steps(game)
+            return await self._commit(staged, game, steps, interaction_id=None, started=True, seats=seats)
+
+    # -- play --------------------------------------------------------------------------------------
+    async def play(
+        self,
+        channel_id: str,
+        user_id: str | None,
+        text: str,
+        *,
+        seat: str | None = None,
+        interaction_id: str | None = None,
+        expected_version: int | None = None,
+        auto: str = "",
+    ) -> Played:
+        """Play ``text`` for a member's seat (or, with ``auto``, for ``seat`` itself), then the bot seats.
+
+        Raises RuleError (the engine's refusal), Refusal or Stale; nothing changes when it raises.
+        """
+        async with self.lock(channel_id):
+            row = await self.require_live(channel_id, playing=True)
+            if interaction_id and await self.store.interaction_used(interaction_id):
+                raise Refusal("This was already played; nothing more was changed.")
+            if expected_version is not None and row.version != expected_version:
+                raise Stale("This button is out of date: the game has moved on. Nothing was changed.")
+            game = self.load(row)
+            self.forget(row.id)  # readers meanwhile load the stored position; it comes back after the commit
+            if auto:
+                if seat is None:
+                    raise ValueError("an automatic command needs its seat")
+                acting = seat
+            else:
+                assert user_id is not None
+                acting = self.seat_for(row, game, user_id, seat)
+            try:
+                secret = is_secret(game, acting)
+                events = game.apply(acting, text)
+                steps = [Step(acting, user_id, game.log[-1].text, events, auto=auto, secret=secret)]
+                steps += bot_steps(game)
+            except BaseException:
+                # A RuleError changes nothing, but anything else may have half-applied: reload next time.
+                self.forget(row.id)
+                raise
+            try:
+                return await self._commit(row, game, steps, interaction_id=interaction_id)
+            except BaseException:
+                self.forget(row.id)
+                raise
+
+    async def legal(self, channel_id: str, user_id: str, seat: str | None = None) -> list[tuple[str, Any]]:
+        """(seat, Command) pairs a member may play now, for autocomplete (awaited seats first)."""
+        row = await self.live(channel_id)
+        if row is None or row.status != "playing":
+            return []
+        game = self.load(row)
+        mine = self.seats_of(row, user_id)
+        if seat:
+            mine = [s for s in mine if s == seat]
+        awaited = game.seats_to_act()
+        mine.sort(key=lambda s: s not in awaited)
+        return [(s, c) for s in mine for c in game.legal_commands(s)]
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+    async def concede(self, channel_id: str, user_id: str, seat: str | None = None) -> GameRow:
+        """A member gives up: the other seats win."""
+        async with self.lock(channel_id):
+            row = await self.require_live(channel_id, playing=True)
+            mine = self.seats_of(row, user_id)
+            if not mine:
+                raise Refusal("You are not playing in this game.")
+            losers = [seat] if seat in mine else mine
+            winners = sorted(s for s, who in row.seats.items() if s not in losers and who is not None)
+            names = ", ".join(losers)
+            outcome = Outcome(frozenset(winners), f"{names} conceded.")
+            return await self._end(row, "finished", outcome.to_data())
+
+    async def abort(self, channel_id: str, user_id: str, *, manager: bool) -> GameRow:
+        """Stop the channel's game without a result (creator or a member who manages the channel)."""
+        async with self.lock(channel_id):
+            row = await self.require_live(channel_id)
+            if user_id != row.creator_id and not manager:
+                raise Refusal("Only the game's creator or a member with Manage Channels can abort it.")
+            return await self._end(row, "aborted", {"winners": [], "reason": "The game was aborted."})
+
+    async def _end(self, row: GameRow, status: str, result: dict[str, Any]) -> GameRow:
+        new = await self.store.update_game(
+            row.id,
+            expected_version=row.version,
+            now=self.clock(),
+            status=status,
+            result=result,
+            schedule=Schedule(cancel=("reminder", "timeout", "expire")),
+        )
+        if new is None:
+            raise Stale("The game changed meanwhile; try again.")
+        self.forget(row.id)
+        return new
+
+    async def settings(
+        self, channel_id: str, user_id: str, *, reminders: bool | None, hours: float | None
+    ) -> GameRow:
+        """Change a game's reminder settings (players only)."""
+        async with self.lock(channel_id):
+            row = await self.require_live(channel_id)
+            if not self.seats_of(row, user_id) and user_id != row.creator_id:
+                raise Refusal("Only the game's players can change its settings.")
+            settings = dict(row.settings)
+            if reminders is not None:
+                settings["reminders"] = reminders
+            if hours is not None:
+                if not 0.05 <= hours <= 24 * 14:
+                    raise Refusal("Reminder delay must be between 0.05 and 336 hours.")
+                settings["reminder_hours"] = hours
+            schedule = None
+            if row.status == "playing":
+                staged = GameRow(**{**row.__dict__, "settings": settings})
+                schedule = self._plan(staged, self.load(row), self.clock())
+            new = await self.store.update_game(
+                row.id, expected_version=row.version, now=self.clock(), settings=settings, schedule=schedule
+            )
+            if new is None:
+                raise Stale("The game changed meanwhile; try again.")
+            return new
+
+    async def expire(self, channel_id: str, game_id: int, version: int) -> GameRow | None:
+        """Close a game nobody touched since ``version``; None if it moved on or already ended."""
+        async with self.lock(channel_id):
+            row = await self.store.get_game(game_id)
+            if row is None or not row.live or row.version != version:
+                return None
+            reason = (
+                "The lobby expired." if row.status == "lobby" else "The game expired: no move for too long."
+            )
+            return await self._end(row, "expired", {"winners": [], "reason": reason})
+
+
+def ruleset_choices() -> list[tuple[str, str]]:
+    """(id, name) of every registered ruleset, for the /game new choice list."""
+    return [(rs.id, rs.name) for rs in RULESETS.values()]

@@ -1,0 +1,215 @@
+"""What the bot posts: narration embeds (every die shown), lobby and status embeds, mentions, board files.
+
+Pure formatting from engine objects and stored rows; no rules. The ``send_*`` helpers post a
+:class:`~bot.games.Played` as an interaction reply or a channel message.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+
+from bot import render
+from bot.games import BOT, Played, Step
+from bot.store import GameRow, LogLine
+from engine import Decision, Event, Game
+
+ACCENT = 0x3BA55D
+DONE = 0xF1C40F
+LOBBY = 0x5865F2
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+MAX_DESCRIPTION = 4000
+
+
+def dice_text(dice: Iterable[int]) -> str:
+    """Dice as faces with their values, e.g. ``⚂3 ⚄5`` (values above 6 shown as numbers)."""
+    return " ".join(f"{DIE_FACES[d - 1]}{d}" if 1 <= d <= 6 else f"[{d}]" for d in dice)
+
+
+def event_line(e: Event | dict[str, Any]) -> str:
+    """One narration line: the event text and every die rolled for it."""
+    text, dice = (e.text, e.dice) if isinstance(e, Event) else (e.get("text", ""), e.get("dice", ()))
+    return f"• {text}" + (f"  🎲 {dice_text(dice)}" if dice else "")
+
+
+def who(row: GameRow, seat: str) -> str:
+    """A seat as shown in messages: the member's mention (embeds do not ping) or the game's player."""
+    holder = row.seats.get(seat)
+    if holder in (None, BOT):
+        return f"🤖 {seat}"
+    return f"<@{holder}> ({seat})"
+
+
+def step_header(row: GameRow, step: Step) -> str:
+    """The line above a command's narration."""
+    tag = {"bot": "", "timeout": " ⏱ timeout answer"}.get(step.auto, "")
+    if step.secret:
+        return f"**{who(row, step.seat)}** submits a hidden choice{tag}"
+    return f"**{who(row, step.seat)}** `{step.text}`{tag}"
+
+
+def clip(lines: list[str], limit: int = MAX_DESCRIPTION) -> str:
+    """Join lines, dropping the oldest ones when the text would be too long for an embed."""
+    out: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        if size + len(line) + 1 > limit - 2:
+            out.append("…")
+            break
+        out.append(line)
+        size += len(line) + 1
+    return "\n".join(reversed(out))
+
+
+def next_field(row: GameRow, decisions: list[Decision]) -> str:
+    """Who must act next and what is asked of them."""
+    lines = []
+    for d in decisions:
+        seats = ", ".join(who(row, s) for s in sorted(d.seats))
+        lines.append(f"{seats}: {d.prompt}")
+    return clip(lines, 1000) or "—"
+
+
+def result_text(row: GameRow, result: dict[str, Any]) -> str:
+    """A finished game's result line."""
+    winners = result.get("winners") or []
+    won = ", ".join(who(row, s) for s in winners) if winners else "nobody (draw)"
+    return f"{result.get('reason', '')}\nWinner: {won}"
+
+
+def narration(played: Played) -> discord.Embed:
+    """The embed for an accepted request: each command, its events and dice, then who acts next."""
+    row, game = played.row, played.game
+    lines: list[str] = []
+    if played.started:
+        lines.append(f"**The game begins.** {game.ruleset.name}, scenario {game.scenario}.")
+    for step in played.steps:
+        lines.append(step_header(row, step))
+        lines.extend(event_line(e) for e in step.events)
+    outcome = played.outcome
+    embed = discord.Embed(
+        title=f"{game.ruleset.name} — game #{row.id}",
+        description=clip(lines),
+        colour=DONE if outcome is not None else ACCENT,
+    )
+    if outcome is not None:
+        embed.add_field(name="Result", value=result_text(row, outcome.to_data())[:1024], inline=False)
+    else:
+        embed.add_field(name="Next", value=next_field(row, played.decisions)[:1024], inline=False)
+    embed.set_footer(text=f"Game #{row.id} · move {row.version}")
+    return embed
+
+
+def mentions(members: list[str]) -> tuple[str, discord.AllowedMentions]:
+    """Message content pinging exactly ``members``, with matching allowed mentions."""
+    if not members:
+        return "", discord.AllowedMentions.none()
+    content = " ".join(f"<@{m}>" for m in members) + " — your move."
+    allowed = discord.AllowedMentions(
+        users=[discord.Object(int(m)) for m in members], roles=False, everyone=False
+    )
+    return content, allowed
+
+
+def lobby_embed(row: GameRow, title: str = "New game") -> discord.Embed:
+    """The lobby: ruleset, scenario and seats."""
+    from engine import find_ruleset
+
+    rs = find_ruleset(row.ruleset)
+    info = rs.scenario(row.scenario)
+    embed = discord.Embed(title=f"{title}: {rs.name} — {info.name}", description=info.summary, colour=LOBBY)
+    for seat, holder in row.seats.items():
+        embed.add_field(
+            name=seat,
+            value={None: "*empty*", BOT: "🤖 the game"}.get(holder, f"<@{holder}>"),
+            inline=True,
+        )
+    embed.set_footer(text=f"Game #{row.id} · /game join, then /game start (bot:True fills empty seats)")
+    return embed
+
+
+def status_embed(row: GameRow, game: Game | None) -> discord.Embed:
+    """The game's status: seats, who acts, result."""
+    if row.status == "lobby" or game is None:
+        embed = lobby_embed(row, title=f"Game #{row.id} ({row.status})")
+        if row.result:
+            embed.add_field(name="Result", value=result_text(row, row.result)[:1024], inline=False)
+        return embed
+    embed = discord.Embed(
+        title=f"{game.ruleset.name} — game #{row.id} ({row.status})",
+        description=f"Scenario {game.scenario} · move {row.version}",
+        colour=DONE if row.status != "playing" else ACCENT,
+    )
+    embed.add_field(name="Seats", value="\n".join(who(row, s) for s in row.seats) or "—", inline=False)
+    if row.status == "playing":
+        embed.add_field(name="Next", value=next_field(row, game.awaiting())[:1024], inline=False)
+        reminders = "on" if row.settings.get("reminders") else "off"
+        embed.add_field(name="Reminders", value=reminders, inline=True)
+    if row.result:
+        embed.add_field(name="Result", value=result_text(row, row.result)[:1024], inline=False)
+    return embed
+
+
+def log_text(row: GameRow, lines: list[LogLine], *, events: bool = False) -> str:
+    """The command log as text for /game log."""
+    out = []
+    for line in lines:
+        hidden = row.status == "playing" and any(e.get("secret") for e in line.events)
+        text = "a hidden choice" if hidden else f"`{line.text}`"
+        out.append(f"`{line.seq:>4}` {who(row, line.seat)} {text}")
+        if events:
+            out.extend("      " + event_line(e) for e in line.events if "text" in e)
+    return clip(out, 1900) or "No command has been played yet."
+
+
+def board_file(png: bytes) -> discord.File:
+    """The board PNG as an attachment named ``board.png``."""
+    return discord.File(io.BytesIO(png), filename="board.png")
+
+
+async def message_parts(played: Played, members: list[str]) -> dict[str, Any]:
+    """Keyword arguments for ``send``: content pinging ``members``, the narration, the board, the buttons."""
+    from bot.views import decision_view
+
+    content, allowed = mentions(members)
+    questions = [d.prompt for d in played.decisions if d.kind == "reaction"]
+    if content and questions:  # shown in the phone notification: what is being asked
+        content = content.replace("your move.", "answer below: " + " / ".join(questions))[:1900]
+    embed = narration(played)
+    kwargs: dict[str, Any] = {"content": content or None, "embed": embed, "allowed_mentions": allowed}
+    if played.scene is not None:
+        png = await render.scene_png(played.scene)
+        if png is not None:
+            kwargs["file"] = board_file(png)
+            embed.set_image(url="attachment://board.png")
+        else:
+            embed.add_field(name="Board", value=f"```\n{played.text_board[:1000]}\n```", inline=False)
+    view = decision_view(played)
+    if view is not None:
+        kwargs["view"] = view
+    return kwargs
+
+
+async def send_played(interaction: discord.Interaction, played: Played, members: list[str]) -> None:
+    """Answer an interaction with a Played result (deferring first when an image must be drawn)."""
+    if played.board and not interaction.response.is_done():
+        await interaction.response.defer(thinking=True)
+    kwargs = await message_parts(played, members)
+    if interaction.response.is_done():
+        await interaction.followup.send(**{k: v for k, v in kwargs.items() if v is not None})
+    else:
+        await interaction.response.send_message(**{k: v for k, v in kwargs.items() if v is not None})
+    mine = [s.text for s in played.steps if s.secret and s.user_id == str(interaction.user.id)]
+    if mine:  # the public message hides a simultaneous choice; its author sees it privately
+        await interaction.followup.send(
+            "Your hidden choice: " + ", ".join(f"`{t}`" for t in mine), ephemeral=True
+        )
+
+
+async def post_played(channel: discord.abc.Messageable, played: Played, members: list[str]) -> None:
+    """Post a Played result in a channel (timeouts and other answers nobody typed)."""
+    kwargs = await message_parts(played, members)
+    await channel.send(**{k: v for k, v in kwargs.items() if v is not None})

@@ -1,0 +1,429 @@
+"""Persistence: games, the append-only command log and scheduled notifications.
+
+:class:`Store` is the small repository interface the rest of the bot uses; :class:`SqliteStore` implements
+it with aiosqlite (WAL, numbered migrations in ``bot/migrations``). A PostgreSQL backend (asyncpg) would
+implement the same methods; nothing SQLite-specific leaks out of this module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+LIVE = ("lobby", "playing")
+
+
+class ChannelBusy(Exception):
+    """A running game (lobby or playing) already exists in that channel."""
+
+
+@dataclass
+class GameRow:
+    """One game as stored: its channel, seats, status, version and latest snapshot."""
+
+    id: int
+    guild_id: str | None
+    channel_id: str
+    ruleset: str
+    scenario: str | None
+    creator_id: str
+    seats: dict[str, str | None]  # seat -> member id, "bot", or None (empty)
+    status: str
+    version: int
+    snapshot: str | None
+    settings: dict[str, Any]
+    result: dict[str, Any] | None
+    created_at: float
+    updated_at: float
+
+    @property
+    def live(self) -> bool:
+        """True while the game is in its lobby or being played."""
+        return self.status in LIVE
+
+
+@dataclass
+class LoggedCommand:
+    """One accepted command for the log."""
+
+    seat: str
+    user_id: str | None
+    text: str
+    events: list[dict[str, Any]]
+    interaction_id: str | None = None
+
+
+@dataclass
+class LogLine:
+    """One row of the command log, as read back."""
+
+    seq: int
+    seat: str
+    user_id: str | None
+    text: str
+    events: list[dict[str, Any]]
+    created_at: float
+
+
+@dataclass
+class Notification:
+    """A scheduled message: a reminder, a reaction timeout or an expiry."""
+
+    id: int
+    game_id: int
+    kind: str
+    due_at: float
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Schedule:
+    """Notifications to replace after a change: ``cancel`` kinds are dropped, ``add`` ones inserted."""
+
+    cancel: tuple[str, ...] = ()
+    add: list[tuple[str, float, dict[str, Any]]] = field(default_factory=list)
+
+
+class Store(ABC):
+    """The repository interface the bot uses. Every method is one transaction."""
+
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect and bring the schema up to date."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Disconnect."""
+
+    @abstractmethod
+    async def create_game(
+        self,
+        *,
+        guild_id: str | None,
+        channel_id: str,
+        ruleset: str,
+        scenario: str | None,
+        creator_id: str,
+        seats: dict[str, str | None],
+        now: float,
+        schedule: Schedule | None = None,
+    ) -> GameRow:
+        """Open a lobby. Raises ChannelBusy when the channel already has a running game."""
+
+    @abstractmethod
+    async def live_game(self, channel_id: str) -> GameRow | None:
+        """The running game (lobby or playing) in a channel, if any."""
+
+    @abstractmethod
+    async def latest_game(self, channel_id: str) -> GameRow | None:
+        """The most recent game in a channel, running or not."""
+
+    @abstractmethod
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """A game by id."""
+
+    @abstractmethod
+    async def update_game(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        now: float,
+        seats: dict[str, str | None] | None = None,
+        status: str | None = None,
+        snapshot: str | None = None,
+        settings: dict[str, Any] | None = None,
+        result: dict[str, Any] | None = None,
+        commands: list[LoggedCommand] | None = None,
+        schedule: Schedule | None = None,
+    ) -> GameRow | None:
+        """Change a game in one transaction if its version is still ``expected_version``.
+
+        ``commands`` are appended to the log and advance the version by their number. Returns the new
+        row, or None when the version moved on or an interaction id was already used (nothing changed).
+        """
+
+    @abstractmethod
+    async def interaction_used(self, interaction_id: str) -> bool:
+        """True when a command with this interaction id is in the log."""
+
+    @abstractmethod
+    async def command_log(self, game_id: int, last: int | None = None) -> list[LogLine]:
+        """The game's command log, oldest first (only the ``last`` lines when given)."""
+
+    @abstractmethod
+    async def due_notifications(self, now: float) -> list[Notification]:
+        """Unsent notifications due at ``now`` or earlier, oldest first."""
+
+    @abstractmethod
+    async def mark_sent(self, notification_id: int, now: float) -> None:
+        """Mark a notification as handled."""
+
+    @abstractmethod
+    async def pending_notifications(self, game_id: int) -> list[Notification]:
+        """Unsent notifications of a game (for status and tests)."""
+
+
+def _migrations() -> list[tuple[int, str]]:
+    folder = resources.files("bot") / "migrations"
+    found = []
+    for entry in folder.iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            found.append((int(name[:4]), entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+class SqliteStore(Store):
+    """The SQLite store: one aiosqlite connection in WAL mode, writes serialised by a lock."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        """The open connection."""
+        if self._db is None:
+            raise RuntimeError("The store is not open.")
+        return self._db
+
+    async def open(self) -> None:
+        """Connect, set WAL and apply the migrations not applied yet."""
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        await self._db.execute("PRAGMA journal_mode=WAL")
+        await self._db.execute("PRAGMA synchronous=NORMAL")
+        await self._db.execute("PRAGMA foreign_keys=ON")
+        await self._db.execute("PRAGMA busy_timeout=5000")
+        await self._db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)")
+        async with self._db.execute("SELECT version FROM schema_migrations") as cur:
+            done = {r[0] for r in await cur.fetchall()}
+        for version, sql in _migrations():
+            if version in done:
+                continue
+            await self._db.executescript(
+                f"BEGIN;\n{sql}\nINSERT INTO schema_migrations (version) VALUES ({version});\nCOMMIT;"
+            )
+
+    async def close(self) -> None:
+        """Close the connection."""
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    # -- games -------------------------------------------------------------------------------------
+    @staticmethod
+    def _row(r: sqlite3.Row | None) -> GameRow | None:
+        if r is None:
+            return None
+        return GameRow(
+            id=r["id"],
+            guild_id=r["guild_id"],
+            channel_id=r["channel_id"],
+            ruleset=r["ruleset"],
+            scenario=r["scenario"],
+            creator_id=r["creator_id"],
+            seats=json.loads(r["seats"]),
+            status=r["status"],
+            version=r["version"],
+            snapshot=r["snapshot"],
+            settings=json.loads(r["settings"]),
+            result=json.loads(r["result"]) if r["result"] else None,
+            created_at=r["created_at"],
+            updated_at=r["updated_at"],
+        )
+
+    async def _one(self, sql: str, args: tuple[Any, ...]) -> GameRow | None:
+        async with self.db.execute(sql, args) as cur:
+            return self._row(await cur.fetchone())
+
+    async def create_game(
+        self,
+        *,
+        guild_id: str | None,
+        channel_id: str,
+        ruleset: str,
+        scenario: str | None,
+        creator_id: str,
+        seats: dict[str, str | None],
+        now: float,
+        schedule: Schedule | None = None,
+    ) -> GameRow:
+        """Open a lobby. Raises ChannelBusy when the channel already has a running game."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = await self.db.execute(
+                    "INSERT INTO games (guild_id, channel_id, ruleset, scenario, creator_id, seats, status,"
+                    " version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'lobby', 0, ?, ?)",
+                    (guild_id, channel_id, ruleset, scenario, creator_id, json.dumps(seats), now, now),
+                )
+                game_id = cur.lastrowid
+                assert game_id is not None
+                await self._schedule(game_id, schedule)
+                await self.db.execute("COMMIT")
+            except sqlite3.IntegrityError as exc:
+                await self.db.execute("ROLLBACK")
+                raise ChannelBusy(channel_id) from exc
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+        assert row is not None
+        return row
+
+    async def live_game(self, channel_id: str) -> GameRow | None:
+        """The running game in a channel, if any."""
+        return await self._one(
+            "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
+        )
+
+    async def latest_game(self, channel_id: str) -> GameRow | None:
+        """The most recent game in a channel."""
+        return await self._one(
+            "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)
+        )
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """A game by id."""
+        return await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+
+    async def update_game(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        now: float,
+        seats: dict[str, str | None] | None = None,
+        status: str | None = None,
+        snapshot: str | None = None,
+        settings: dict[str, Any] | None = None,
+        result: dict[str, Any] | None = None,
+        commands: list[LoggedCommand] | None = None,
+        schedule: Schedule | None = None,
+    ) -> GameRow | None:
+        """Change a game in one transaction if its version is still ``expected_version``."""
+        sets = ["updated_at = ?", "version = ?"]
+        new_version = expected_version + len(commands or [])
+        args: list[Any] = [now, new_version]
+        for column, value in (
+            ("seats", seats),
+            ("status", status),
+            ("snapshot", snapshot),
+            ("settings", settings),
+            ("result", result),
+        ):
+            if value is not None:
+                sets.append(f"{column} = ?")
+                args.append(value if isinstance(value, str) else json.dumps(value))
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = await self.db.execute(
+                    f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
+                    (*args, game_id, expected_version),
+                )
+                if cur.rowcount != 1:
+                    await self.db.execute("ROLLBACK")
+                    return None
+                for i, c in enumerate(commands or []):
+                    await self.db.execute(
+                        "INSERT INTO commands (game_id, seq, seat, user_id, text, events, interaction_id,"
+                        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            game_id,
+                            expected_version + i + 1,
+                            c.seat,
+                            c.user_id,
+                            c.text,
+                            json.dumps(c.events, separators=(",", ":")),
+                            c.interaction_id,
+                            now,
+                        ),
+                    )
+                await self._schedule(game_id, schedule)
+                await self.db.execute("COMMIT")
+            except sqlite3.IntegrityError:
+                await self.db.execute("ROLLBACK")
+                return None
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            return await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+
+    async def _schedule(self, game_id: int, schedule: Schedule | None) -> None:
+        if schedule is None:
+            return
+        for kind in schedule.cancel:
+            await self.db.execute(
+                "DELETE FROM notifications WHERE game_id = ? AND kind = ? AND sent_at IS NULL",
+                (game_id, kind),
+            )
+        for kind, due, payload in schedule.add:
+            await self.db.execute(
+                "INSERT INTO notifications (game_id, kind, due_at, payload) VALUES (?, ?, ?, ?)",
+                (game_id, kind, due, json.dumps(payload)),
+            )
+
+    # -- log ---------------------------------------------------------------------------------------
+    async def interaction_used(self, interaction_id: str) -> bool:
+        """True when a command with this interaction id is in the log."""
+        async with self.db.execute(
+            "SELECT 1 FROM commands WHERE interaction_id = ?", (interaction_id,)
+        ) as cur:
+            return await cur.fetchone() is not None
+
+    async def command_log(self, game_id: int, last: int | None = None) -> list[LogLine]:
+        """The command log, oldest first."""
+        sql = "SELECT * FROM commands WHERE game_id = ? ORDER BY seq DESC"
+        args: tuple[Any, ...] = (game_id,)
+        if last is not None:
+            sql += " LIMIT ?"
+            args = (game_id, last)
+        async with self.db.execute(sql, args) as cur:
+            rows = await cur.fetchall()
+        return [
+            LogLine(r["seq"], r["seat"], r["user_id"], r["text"], json.loads(r["events"]), r["created_at"])
+            for r in reversed(list(rows))
+        ]
+
+    # -- notifications -----------------------------------------------------------------------------
+    async def due_notifications(self, now: float) -> list[Notification]:
+        """Unsent notifications due by ``now``."""
+        async with self.db.execute(
+            "SELECT * FROM notifications WHERE sent_at IS NULL AND due_at <= ? ORDER BY due_at, id", (now,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            Notification(r["id"], r["game_id"], r["kind"], r["due_at"], json.loads(r["payload"]))
+            for r in rows
+        ]
+
+    async def pending_notifications(self, game_id: int) -> list[Notification]:
+        """Unsent notifications of a game."""
+        async with self.db.execute(
+            "SELECT * FROM notifications WHERE sent_at IS NULL AND game_id = ? ORDER BY due_at, id",
+            (game_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            Notification(r["id"], r["game_id"], r["kind"], r["due_at"], json.loads(r["payload"]))
+            for r in rows
+        ]
+
+    async def mark_sent(self, notification_id: int, now: float) -> None:
+        """Mark a notification as handled."""
+        async with self._lock:
+            await self.db.execute("UPDATE notifications SET sent_at = ? WHERE id = ?", (now, notification_id))
