@@ -20,7 +20,7 @@ from engine.errors import (
     UnknownCommand,
 )
 from engine.game import Game, LogEntry, load_game, new_game
-from engine.ruleset import RULESETS, Ruleset, find_ruleset
+from engine.ruleset import RULESETS, OptionSpec, Ruleset, find_ruleset
 from engine.scene import Scene
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "IllegalCommand",
     "LogEntry",
     "NotYourTurn",
+    "OptionSpec",
     "Outcome",
     "RuleError",
     "Ruleset",

@@ -35,6 +35,21 @@ class SetupOptions:
     options: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class OptionSpec:
+    """A choice made in the lobby before a game starts (a Skirm squad, a heist crew member...).
+
+    ``per_seat`` options are chosen by each seat's holder and passed to ``new_game`` as
+    ``options[key] = {seat: value}``; others as ``options[key] = value``. ``choices`` lists
+    (value, label) pairs; the first is the default.
+    """
+
+    key: str
+    label: str
+    choices: tuple[tuple[str, str], ...]
+    per_seat: bool = True
+
+
 class Ruleset(ABC):
     """Rules and content of one game. Subclasses set the class attributes and implement the hooks."""
 
@@ -44,6 +59,10 @@ class Ruleset(ABC):
     content_version: ClassVar[str] = "1"
     min_seats: ClassVar[int] = 0  # 0: all of ``seats`` are required
     summary: ClassVar[str] = ""
+    # Where results carry over between games: "none"; "player" (one record per member, e.g. a Skirm
+    # squad); "server" (one record per guild, e.g. a heist crew). Stored records come back to setup as
+    # options["campaign"] = {seat: record} ("player") or {"*": record} ("server").
+    campaign_scope: ClassVar[str] = "none"
 
     @abstractmethod
     def scenarios(self) -> list[ScenarioInfo]:
@@ -98,6 +117,18 @@ class Ruleset(ABC):
         Must use only what ``seat`` may know.
         """
         return None
+
+    def option_specs(self, scenario: str) -> list[OptionSpec]:
+        """The lobby choices this scenario offers (empty: none)."""
+        return []
+
+    def campaign_update(self, state: Any) -> dict[str, dict[str, Any]]:
+        """After the game ends: the new campaign records, keyed like ``options["campaign"]``."""
+        return {}
+
+    def describe_campaign(self, record: dict[str, Any]) -> str:
+        """A campaign record as a few lines of text for players."""
+        return ""
 
     def help_topics(self) -> dict[str, str]:
         """Short rules help, topic name to text, in the project's own words."""
