@@ -63,6 +63,9 @@ class Ruleset(ABC):
     # squad); "server" (one record per guild, e.g. a heist crew). Stored records come back to setup as
     # options["campaign"] = {seat: record} ("player") or {"*": record} ("server").
     campaign_scope: ClassVar[str] = "none"
+    # Simultaneous decisions: keep each seat's submitted command text from the others until the game
+    # ends (a secret pick) or show it at once (an open, co-operative round).
+    hidden_submissions: ClassVar[bool] = True
 
     @abstractmethod
     def scenarios(self) -> list[ScenarioInfo]:

@@ -613,25 +613,34 @@ def grenade_item(st: EscapeState, u: Unit) -> str:
 
 
 def a_grenade(st: EscapeState, u: Unit, args: list[str]) -> Command:
-    _args(args, 1, "grenade <character> <free square>")
+    _args(args, 1, "grenade <character> <square>")
     pos = on_board(u)
     item = grenade_item(st, u)
     it = items()[item]
     c = R.cell_arg(st, args[0])
-    if c in R.occupancy(st):
-        raise IllegalCommand(f"A grenade targets a free square; {cell_name(c)} is occupied.")
+    occ = R.occupancy(st)
+    target = st.units[occ[c]] if c in occ else None
+    if target is not None and target.seat == u.seat:
+        raise IllegalCommand(
+            f"A grenade targets a free square or an opposing character; {R.name(target)} on {cell_name(c)} is an ally."
+        )
     if chebyshev(pos, c) > it.range:
         raise IllegalCommand(
             f"The {it.name} has Range {it.range}; {cell_name(c)} is {chebyshev(pos, c)} squares away."
         )
     if not R.sees(st, pos, c):
         raise IllegalCommand(f"{R.name(u)} has no line of sight to {cell_name(c)}.")
-    R.require(st, u, CBT)
-    if R.in_blackout(st, pos) or R.in_blackout(st, c):
-        raise IllegalCommand(
-            f"Black-out: no Combat action can be made in the {R.room_name(st, st.event_room)} this turn."
-        )
-    return Command("grenade", (u.id, cell_name(c)), f"{R.name(u)} throws the {it.name} at {cell_name(c)}")
+    if target is not None:
+        combat_checks(st, u, target)
+        at = f"{R.name(target)} ({cell_name(c)})"
+    else:
+        R.require(st, u, CBT)
+        if R.in_blackout(st, pos) or R.in_blackout(st, c):
+            raise IllegalCommand(
+                f"Black-out: no Combat action can be made in the {R.room_name(st, st.event_room)} this turn."
+            )
+        at = cell_name(c)
+    return Command("grenade", (u.id, cell_name(c)), f"{R.name(u)} throws the {it.name} at {at}")
 
 
 def a_hack(st: EscapeState, u: Unit, args: list[str]) -> Command:
@@ -1017,10 +1026,11 @@ def p_grenade(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> 
     del st.tokens[u.carrying]
     u.carrying = None
     c = R.cell_arg(st, a[0])
+    # A character aimed at directly was checked not to be Scrambler-protected when the command was.
     hit = [
         v
         for v in st.units.values()
-        if v.status == "board" and v.pos and in_periphery(c, v.pos) and not scrambled(st, v)
+        if v.status == "board" and v.pos and (v.pos == c or (in_periphery(c, v.pos) and not scrambled(st, v)))
     ]
     it = items()[item]
     ev.append(
@@ -1043,8 +1053,12 @@ def p_hack(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> Non
     if "|" in a[0]:
         k = R.edge_arg(st, a[0])
         door = st.doors[k]
+        b = R.board(st)
+        room = b.room_of(u.pos) if u.pos else None
+        # Otaku's hack (from anywhere in a room, next to the door included) unlocks the door for good.
+        otaku = R.has(st, u, "otaku") and room is not None and room in (b.cell_room[k[0]], b.cell_room[k[1]])
         st.stack.append({"t": "hack", "by": u.id, "kind": "door", "target": a[0], "edge": [list(k[0]), list(k[1])],
-                         "diff": door.difficulty, "otaku": u.pos not in k, "stage": "declare", "cm": "no",
+                         "diff": door.difficulty, "otaku": otaku, "stage": "declare", "cm": "no",
                          "asking": "", "dice": {}})  # fmt: skip
     else:
         t = st.units[a[0]]
@@ -1234,7 +1248,7 @@ def activation_commands(st: EscapeState, seat: str) -> list[Command]:
                 for dx in range(-3, 4):
                     for dy in range(-3, 4):
                         c = (pos[0] + dx, pos[1] + dy)
-                        if R._on(st, c) and c not in occ:
+                        if R._on(st, c) and (c not in occ or st.units[occ[c]].seat != u.seat):
                             _try(out, a_grenade, st, u, [cell_name(c)])
             if R.has(st, u, "drill"):
                 for n in R.ring(st, pos):

@@ -632,9 +632,18 @@ def attack_total(st: EscapeState, f: dict[str, Any], tgt: dict[str, Any]) -> int
     t = st.units[tgt["id"]]
     att = f["dice"].get("att", 0) + stat(st, a, CBT) + f["power"]
     if tgt["dodge"] in ("cbt", "token", "shield"):
-        dstat = stat(st, t, INT) if f["hypnosis"] else stat(st, t, CBT)
+        dstat = stat(st, t, INT) if hypnotised(st, f, t) else stat(st, t, CBT)
         return int(att - (f["dice"].get("def:" + t.id, 0) + dstat))
     return int(att - stat(st, t, CBT))
+
+
+def hypnotised(st: EscapeState, f: dict[str, Any], t: Unit) -> bool:
+    """Whether a dodge against this attack uses Int instead of Cbt.
+
+    Hypnosis *may* force it; the attacker always does when the target's Int is not above its Cbt (an
+    Int dodge is then never better for the target, and a Seasoned veteran cannot re-roll it).
+    """
+    return bool(f["hypnosis"]) and stat(st, t, INT) <= stat(st, t, CBT)
 
 
 def hack_int(st: EscapeState, u: Unit) -> int:
@@ -886,13 +895,17 @@ def step_attack(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> bool:
                 return False
             choose_dodge(st, f, tgt, opts[0] if pol == "always" else "no", ev)
         f["asking"] = ""
-        if stage == "declare":
+        att = [("att", f["by"], st.units[f["by"]].seat, True)]
+        dodges = [("def:" + x["id"], x["id"], st.units[x["id"]].seat, not hypnotised(st, f, st.units[x["id"]]))
+                  for x in f["targets"] if x["dodge"] in ("cbt", "token", "shield")]  # fmt: skip
+        if stage == "declare" and any(x["late"] and x["dodge"] is None for x in f["targets"]):
+            # An Elusive target decides after seeing the attack die, so that die is rolled alone first.
             f["stage"] = "late"
-            push_rolls(st, f, [("att", f["by"], st.units[f["by"]].seat, True)])
+            push_rolls(st, f, att)
         else:
+            # Otherwise both sides' dice are rolled together, so re-roll choices see the whole contest.
+            entries = (att if stage == "declare" else []) + dodges
             f["stage"] = "resolve"
-            entries = [("def:" + x["id"], x["id"], st.units[x["id"]].seat, not f["hypnosis"])
-                       for x in f["targets"] if x["dodge"] in ("cbt", "token", "shield")]  # fmt: skip
             if entries:
                 push_rolls(st, f, entries)
         return True
@@ -911,7 +924,9 @@ def resolve_attack(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> None:
     verb = {"melee": "attacks", "ranged": "shoots", "crate": "throws a crate at", "grenade": "catches"}[
         f["kind"]
     ]
-    for tgt in f["targets"]:
+    # A thrower caught in its own blast is resolved last, so a penalty it takes (EM grenade: Cbt -1)
+    # cannot lower the attack on the others.
+    for tgt in sorted(f["targets"], key=lambda x: x["id"] == f["by"]):
         t = st.units[tgt["id"]]
         if t.status != "board":
             continue
@@ -920,8 +935,9 @@ def resolve_attack(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> None:
         att = f"{ad}+{stat(st, a, CBT)}" + (f"+{f['power']}" if f["power"] else "")
         if tgt["dodge"] in ("cbt", "token", "shield"):
             dd = f["dice"]["def:" + t.id]
-            dstat = stat(st, t, INT) if f["hypnosis"] else stat(st, t, CBT)
-            vs = f"{dd}+{dstat} (dodge{', Int under Hypnosis' if f['hypnosis'] else ''})"
+            hyp = hypnotised(st, f, t)
+            dstat = stat(st, t, INT) if hyp else stat(st, t, CBT)
+            vs = f"{dd}+{dstat} (dodge{', Int under Hypnosis' if hyp else ''})"
             dice: tuple[int, ...] = (ad, dd)
         else:
             vs = f"{stat(st, t, CBT)}"

@@ -166,6 +166,8 @@ def prompt(st: EscapeState) -> str:
         f = st.stack[-1]
         a, t = st.units[f["by"]], st.units[unit]
         extra = f" (already rolled {f['dice']['att']})" if "att" in f["dice"] else ""
+        if R.hypnotised(st, f, t):
+            extra += f" [Hypnosis: a dodge uses Int {R.stat(st, t, 2)}]"
         return f"{R.name(t)} is attacked by {R.name(a)}{extra}: dodge? ({R.left(st, t, 1)} Combat action(s) left)"
     if mode == "countermeasure":
         f = st.stack[-1]
