@@ -1,6 +1,8 @@
 """Render benchmark: the largest board (20x20 square, ~12 tokens, ~60 walls, a path, an attack, a full
 panel of 10 units) rendered 200 times with a warm static cache; prints median and p95 ms and PNG bytes.
-Also a real mid-game ESCAPE scene when that ruleset is registered. Figures, not a timed test.
+Also a real mid-game ESCAPE scene when that ruleset is registered, and the largest heist map (11x11
+pointy-topped odd-r hexes) with a mid-heist load of pawns, chits and planning tokens (plus a real heist
+scene when that ruleset is registered). Figures, not a timed test.
 
 Run: .venv/bin/python bench/bench_render.py [--save DIR]
 """
@@ -108,6 +110,60 @@ def escape_scene() -> Scene | None:
             return None
 
 
+def heist_scene() -> Scene:
+    """The largest River City map mid-heist: 4 pawns, known chits, 40 planning tokens, a full panel."""
+    from engine.rulesets.heist.content import load_content
+
+    heist = max(load_content().heists.values(), key=lambda h: h.map.width * h.map.height)
+    m = heist.map
+    kinds = {"blank": "#3b4252", "security": "#5b4636", "entrance": "#2f5d3a", "tunnel": "#2b2f38"}
+    tiles = tuple(Tile(c, kinds[t.kind], "E" if t.kind == "entrance" else "") for c, t in m.tiles.items())
+    colours = ("#e8833a", "#3aa6e8", "#5ac85a", "#d65ad6")
+    cells = sorted(m.indoor_cells(), key=lambda c: (c[1], c[0]))
+    tokens = [Token(cells[i * 7 % len(cells)], f"P{i + 1}", colours[i], ring="#ffffff" if i == 1 else None)
+              for i in range(4)]  # fmt: skip
+    chit = {"guard": ("G", "#c0392b"), "lock": ("L", "#7f8c8d"), "camera": ("C", "#2980b9")}
+    for c in cells[::2]:
+        for k in m.tiles[c].chits or ("guard",):
+            label, fill = chit.get(k, ("?", "#6b6f7a"))
+            tokens.append(Token(c, label, fill, "diamond", small=True))
+    for i in range(40):  # planning tokens, ten per player
+        tokens.append(Token(cells[(i * 3 + i // 10) % len(cells)], "", colours[i // 10], "hex", small=True))
+    units = tuple(PanelUnit(f"P{i + 1} Angry Locksmith", colours[i], None, f"die {i + 2}  ideas {i}  loot $1k")
+                  for i in range(4))  # fmt: skip
+    panel = Panel(
+        f"HEIST · {heist.name}",
+        ("Round 4 · Action phase", "Noise 7/12 (next alert at 9)", "Event: 7 Shadows in the Window",
+         "Next: 8, 9, C1, 10 ...", "Bag: 9 chits · Cash $3k"),
+        units,
+        tuple((c, f"player {i + 1}") for i, c in enumerate(colours)),
+    )  # fmt: skip
+    return Scene("hex", m.width, m.height, f"bench:heist:{heist.id}", tiles, tokens=tuple(tokens),
+                 highlights=(cells[5],), panel=panel, hex_layout="odd-r")  # fmt: skip
+
+
+def real_heist_scene() -> Scene | None:
+    """A real heist scene a few rounds in, or None if that ruleset is not registered yet."""
+    try:
+        import engine
+        import engine.rulesets.heist  # noqa: F401  (registers the ruleset if the registry does not yet)
+
+        g = engine.new_game("heist", seats={s: None for s in ("p1", "p2", "p3", "p4")}, seed=1)
+        rnd = random.Random(1)
+        for _ in range(300):
+            seats = sorted(g.seats_to_act())
+            if g.outcome is not None or not seats:
+                break
+            cmds = g.legal_commands(seats[0])
+            if not cmds:
+                break
+            g.apply(seats[0], rnd.choice(cmds))
+        return g.scene()
+    except Exception as exc:  # the ruleset may not exist yet; the bench runs either way
+        print(f"(no real heist scene: {exc!r})")
+        return None
+
+
 def bench(name: str, scene: Scene, n: int, save: Path | None) -> None:
     """Render ``scene`` once cold, then ``n`` times warm; print the figures."""
     t0 = time.perf_counter()
@@ -136,6 +192,10 @@ def main() -> None:
     esc = escape_scene()
     if esc is not None:
         bench("escape", esc, args.n, args.save)
+    bench("heist-map", heist_scene(), args.n, args.save)
+    real = real_heist_scene()
+    if real is not None:
+        bench("heist", real, args.n, args.save)
 
 
 if __name__ == "__main__":

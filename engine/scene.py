@@ -1,8 +1,9 @@
 """The renderer's input: a plain description of what an image shows, built by a ruleset from a view.
 
 A Scene carries no rules and no hidden information. Colours are ``#rrggbb`` strings. Square grids use
-``(col, row)`` cells with ``(0, 0)`` top-left; hex grids use ``(col, row)`` on an odd-q offset layout
-(odd columns shifted half a tile down), labelled the same way players type them.
+``(col, row)`` cells with ``(0, 0)`` top-left; hex grids use ``(col, row)`` on an offset layout chosen by
+``Scene.hex_layout``: ``odd-q`` (flat-topped, odd columns shifted half a tile down; the default) or
+``odd-r`` (pointy-topped, odd rows shifted half a tile right), labelled the same way players type them.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Literal
 
 Cell = tuple[int, int]
 GridKind = Literal["square", "hex"]
+HexLayout = Literal["odd-q", "odd-r"]
 EdgeStyle = Literal["wall", "strong_wall", "door_closed", "door_open", "door_locked", "gate"]
 TokenShape = Literal["circle", "square", "diamond", "hex"]
 
@@ -103,3 +105,4 @@ class Scene:
     highlights: tuple[Cell, ...] = ()
     panel: Panel = field(default_factory=lambda: Panel(title=""))
     background: str = "#1e1f24"
+    hex_layout: HexLayout = "odd-q"  # hex grids only: flat-topped odd-q or pointy-topped odd-r

@@ -28,12 +28,17 @@ from renderer.layout import (
     layout,
 )
 from renderer.paint import (
+    LEVELS,
     RGB,
+    Bands,
+    Glyphs,
     Palette,
     blend,
     draw_text,
     fit,
+    glyphs,
     hex_bands,
+    pointy_hex_bands,
     put_bands,
     rgb,
     shape_bands,
@@ -41,6 +46,7 @@ from renderer.paint import (
 )
 
 CACHE_SIZE = 32
+SPRITE_CACHE_SIZE = 4096
 PNG_COMPRESS_LEVEL = 3
 
 
@@ -62,6 +68,9 @@ class _Static:
 _cache: OrderedDict[tuple[object, ...], _Static] = OrderedDict()
 _lock = threading.Lock()
 _stats = [0, 0]
+# A token sprite: palette-index image, coverage mask, offset of its top-left from the token's box.
+Sprite = tuple[Image.Image, Image.Image, tuple[int, int]]
+_sprites: OrderedDict[tuple[object, ...], Sprite] = OrderedDict()
 
 
 def cache_info() -> CacheInfo:
@@ -74,12 +83,22 @@ def clear_cache() -> None:
     """Empty the static-layer cache and reset its statistics. Never raises."""
     with _lock:
         _cache.clear()
+        _sprites.clear()
         _stats[0] = _stats[1] = 0
 
 
 # -- static layer ------------------------------------------------------------------------------------
 def _static(scene: Scene, lay: Layout) -> _Static:
-    key = (scene.static_key, scene.grid, lay.cols, lay.rows, lay.cell, lay.gutter, scene.background)
+    key = (
+        scene.static_key,
+        scene.grid,
+        scene.hex_layout,
+        lay.cols,
+        lay.rows,
+        lay.cell,
+        lay.gutter,
+        scene.background,
+    )
     with _lock:
         hit = _cache.get(key)
         if hit is not None:
@@ -129,18 +148,22 @@ def _build_static(scene: Scene, lay: Layout) -> _Static:
                 ink = blend(rgb(T.TEXT), fill, 0.6)
                 draw_text(im, pal, (x0 + 3, y0 + 2), t.mark, mark_size, ink, fill)
     else:
-        bands = hex_bands(lay.cell, lay.hex_h)
-        label_size = max(7, round(lay.cell * 0.36))
+        pointy = lay.pointy
+        bands = pointy_hex_bands(lay.cell, lay.hex_h) if pointy else hex_bands(lay.cell, lay.hex_h)
+        label_size = max(7, round(lay.cell * (0.4 if pointy else 0.36)))
+        mark_small = max(7, round(lay.cell * 0.32))
         for t in scene.tiles:
             fill = under[t.cell]
             x0, y0, _, _ = loc.cell_box(t.cell)
             put_bands(im, pal, (x0, y0), bands, fill, bg)
             cx, cy = loc.cell_centre(t.cell)
             ink = blend(rgb(T.TEXT), fill, 0.42)
-            draw_text(
-                im, pal, (cx, y0 + 3 + label_size * 0.4), cell_name(t.cell), label_size, ink, fill, "mm"
-            )
-            if t.mark:
+            # Pointy tiles narrow to a corner at the top, so their label sits a little lower.
+            label_y = cy - lay.cell * 0.56 if pointy else y0 + 3 + label_size * 0.4
+            draw_text(im, pal, (cx, label_y), cell_name(t.cell), label_size, ink, fill, "mm")
+            if t.mark and pointy:
+                draw_text(im, pal, (cx, cy + lay.cell * 0.6), t.mark, mark_small, ink, fill, "mm")
+            elif t.mark:
                 draw_text(im, pal, (cx - lay.cell * 0.75, cy), t.mark, label_size, ink, fill, "mm")
     for e in scene.edges:
         _draw_edge(im, draw, pal, loc, e, under, bg)
@@ -245,16 +268,78 @@ def _label_size(token: Token, d: int) -> int:
     return max(7, round(d * k))
 
 
-def _draw_token(im: Image.Image, pal: Palette, t: Token, spot: TokenSpot, below: RGB) -> None:
+def _draw_token(
+    im: Image.Image,
+    pal: Palette,
+    t: Token,
+    spot: TokenSpot,
+    below: RGB,
+    memo: dict[tuple[object, ...], Sprite],
+) -> None:
     d = spot.d
+    # Within one render the palette only grows, so a token drawn alike earlier reuses its sprite as is.
+    seen = (t.shape, d, t.ring, t.fill, t.text_fill, t.label, below)
+    sprite = memo.get(seen)
+    if sprite is None:
+        sprite = memo[seen] = _sprite_for(pal, t, d, below)
+    image, mask, (dx, dy) = sprite
+    im.paste(image, (spot.x - d // 2 + dx, spot.y - d // 2 + dy), mask)
+
+
+def _sprite_for(pal: Palette, t: Token, d: int, below: RGB) -> Sprite:
+    """The sprite of token ``t`` at diameter ``d`` over colour ``below``, from the shared cache if drawn before."""
     fill = rgb(t.fill)
     edge = rgb(t.ring) if t.ring else blend((0, 0, 0), fill, 0.55)
     rw = max(2, round(d * 0.11)) if t.ring else max(1, round(d / 20))
-    x0, y0 = spot.x - d // 2, spot.y - d // 2
-    put_bands(im, pal, (x0, y0), shape_bands(t.shape, d, 0.0), edge, below)
-    put_bands(im, pal, (x0, y0), shape_bands(t.shape, d, float(rw)), fill, edge)
-    if t.label:
-        draw_text(im, pal, (x0 + d / 2, y0 + d / 2), t.label, _label_size(t, d), rgb(t.text_fill), fill, "mm")
+    size = _label_size(t, d) if t.label else 0
+    ink = rgb(t.text_fill)
+    outer, inner = shape_bands(t.shape, d, 0.0), shape_bands(t.shape, d, float(rw))
+    g = glyphs(t.label, size) if t.label else None
+    # The sprite is keyed by the palette indices it uses, so a cached one is exact for this palette;
+    # only bands that exist take a palette slot, as when drawing straight onto the image.
+    idx = (
+        _band_idx(pal, outer, edge, below),
+        _band_idx(pal, inner, fill, edge),
+        _band_idx(pal, g.bands, ink, fill) if g else (),
+    )
+    key = (t.shape, d, rw, t.label, size, idx)
+    with _lock:
+        sprite = _sprites.get(key)
+        if sprite is not None:
+            _sprites.move_to_end(key)
+    if sprite is None:
+        sprite = _token_sprite(outer, inner, g, d, idx)
+        with _lock:
+            _sprites[key] = sprite
+            while len(_sprites) > SPRITE_CACHE_SIZE:
+                _sprites.popitem(last=False)
+    return sprite
+
+
+def _band_idx(pal: Palette, bands: Bands, fg: RGB, bg: RGB) -> tuple[int, ...]:
+    return tuple(-1 if b is None else pal.blend_idx(fg, bg, lv) for lv, b in zip(LEVELS, bands, strict=True))
+
+
+def _token_sprite(
+    outer: Bands, inner: Bands, g: Glyphs | None, d: int, idx: tuple[tuple[int, ...], ...]
+) -> Sprite:
+    """A token drawn once into its own palette-index image and coverage mask, with its offset."""
+    edge_idx, fill_idx, text_idx = idx
+    # The label may overhang a small token: grow the canvas to hold it.
+    lx, ly = (round(d / 2 - g.w / 2), round(d / 2 - g.h / 2)) if g else (0, 0)
+    x0, y0 = min(0, lx), min(0, ly)
+    x1, y1 = max(d, lx + g.w if g else d), max(d, ly + g.h if g else d)
+    image = Image.new("P", (x1 - x0, y1 - y0), 0)
+    mask = Image.new("1", image.size, 0)
+    layers = [(outer, edge_idx, (-x0, -y0)), (inner, fill_idx, (-x0, -y0))]
+    if g:
+        layers.append((g.bands, text_idx, (lx - x0, ly - y0)))
+    for bands, colours, at in layers:
+        for band, colour in zip(bands, colours, strict=True):
+            if band is not None:
+                image.paste(colour, at, band)
+                mask.paste(1, at, band)
+    return image, mask, (x0, y0)
 
 
 def _life_colour(cur: int, mx: int) -> str:
@@ -456,8 +541,9 @@ def render_image(scene: Scene, *, highlights: Iterable[Cell] = (), size: int | N
         if a.kind == "path":
             _draw_arrow(draw, pal, lay, a, occupied)
     spots = lay.token_spots()
+    memo: dict[tuple[object, ...], Sprite] = {}
     for t, spot in zip(scene.tokens, spots, strict=True):
-        _draw_token(im, pal, t, spot, under.get(t.cell, bg))
+        _draw_token(im, pal, t, spot, under.get(t.cell, bg), memo)
         if t.bar is not None and spot.bar is not None:
             _draw_bar(draw, pal, spot.bar, t.bar)
     for a in scene.arrows:

@@ -50,7 +50,9 @@ class TokenSpot:
 class Layout:
     """The geometry of one image. Obtain it with :func:`layout`; all coordinates are image pixels.
 
-    ``cell`` is a square's side (square grids) or a hex's corner radius (hex grids, flat-topped, odd-q).
+    ``cell`` is a square's side (square grids) or a hex's corner radius (hex grids). ``hex_h`` is a
+    hex's size across its flat sides: its height when flat-topped (``hex_layout`` ``odd-q``), its width
+    when pointy-topped (``odd-r``); both are even so neighbouring tiles share exact corners.
     The board area (with its coordinate gutters) is at ``board_x, board_y`` and is ``board_w`` x
     ``board_h``; the side panel spans ``panel_x`` .. ``width``.
     """
@@ -69,7 +71,14 @@ class Layout:
     panel_x: int
     width: int
     height: int
+    hex_layout: str = "odd-q"
     tokens: tuple[Token, ...] = field(default=(), repr=False)
+    marked: frozenset[Cell] = field(default=frozenset(), repr=False)  # tiles carrying a mark
+
+    @property
+    def pointy(self) -> bool:
+        """True for pointy-topped hexes (``odd-r``)."""
+        return self.grid == "hex" and self.hex_layout == "odd-r"
 
     # -- cells -----------------------------------------------------------------------------------
     def on_board(self, cell: Cell) -> bool:
@@ -93,6 +102,8 @@ class Layout:
         if self.grid == "square":
             return ox + c * self.cell + self.cell // 2, oy + r * self.cell + self.cell // 2
         s, h = self.cell, self.hex_h
+        if self.pointy:
+            return ox + h // 2 + c * h + (h // 2 if r % 2 else 0), oy + s + r * (3 * s // 2)
         return ox + s + c * (3 * s // 2), oy + h // 2 + r * h + (h // 2 if c % 2 else 0)
 
     def cell_box(self, cell: Cell) -> tuple[int, int, int, int]:
@@ -101,15 +112,19 @@ class Layout:
         if self.grid == "square":
             half = self.cell // 2
             return x - half, y - half, x - half + self.cell, y - half + self.cell
+        if self.pointy:
+            return x - self.hex_h // 2, y - self.cell, x + self.hex_h // 2, y + self.cell
         return x - self.cell, y - self.hex_h // 2, x + self.cell, y + self.hex_h // 2
 
     def cell_polygon(self, cell: Cell) -> list[tuple[int, int]]:
-        """The corners of ``cell`` clockwise from its left (hex) or top-left (square) corner."""
+        """The corners of ``cell`` clockwise from its left (flat hex), top (pointy hex) or top-left (square)."""
         x0, y0, x1, y1 = self.cell_box(cell)
         if self.grid == "square":
             return [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
         x, y = (x0 + x1) // 2, (y0 + y1) // 2
         q = self.cell // 2
+        if self.pointy:
+            return [(x, y0), (x1, y - q), (x1, y + q), (x, y1), (x0, y + q), (x0, y - q)]
         return [(x0, y), (x - q, y0), (x + q, y0), (x1, y), (x + q, y1), (x - q, y1)]
 
     def edge_segment(self, a: Cell, b: Cell) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -135,6 +150,11 @@ class Layout:
         if self.grid == "square":
             return x0 + 1, y0 + 1, x1, y1
         x, y = (x0 + x1) // 2, (y0 + y1) // 2
+        if self.pointy:
+            # Pointy tiles keep their name at the top and their mark (if any) at the bottom.
+            w = round(self.hex_h * 0.38)
+            bottom = y + round(self.cell * (0.4 if cell in self.marked else 0.62))
+            return x - w, y - round(self.cell * 0.32), x + w, bottom
         w = round(self.cell * 0.62)
         return x - w, y - round(self.hex_h * 0.24), x + w, y1 - 1
 
@@ -189,12 +209,16 @@ def natural_cell(scene: Scene) -> int:
     """The cell size (square side or hex radius) used at natural size for this board."""
     if scene.grid == "square":
         return max(24, min(48, round(600 / max(scene.width, scene.height))))
+    if scene.hex_layout == "odd-r":
+        return max(14, min(40, int(620 / (math.sqrt(3) * (scene.width + 0.5))) // 2 * 2))
     return max(14, min(40, int(620 / (1.5 * scene.width + 0.5)) // 2 * 2))
 
 
 def _build(scene: Scene, f: float, width: int | None) -> Layout:
     if scene.grid not in ("square", "hex"):
         raise ValueError(f"unknown grid kind {scene.grid!r}")
+    if scene.hex_layout not in ("odd-q", "odd-r"):
+        raise ValueError(f"unknown hex layout {scene.hex_layout!r}")
     if not (1 <= scene.width <= 100 and 1 <= scene.height <= 100):
         raise ValueError(f"board size {scene.width}x{scene.height} is not between 1x1 and 100x100")
     cols, rows = scene.width, scene.height
@@ -204,6 +228,12 @@ def _build(scene: Scene, f: float, width: int | None) -> Layout:
         hex_h = cell
         gutter = max(10, round(20 * f))
         bw, bh = cols * cell + 2 * gutter + 1, rows * cell + 2 * gutter + 1
+    elif scene.hex_layout == "odd-r":
+        cell = max(8, round(nat * f / 2) * 2)
+        hex_h = max(6, round(math.sqrt(3) * cell / 2) * 2)
+        gutter = max(4, round(10 * f))
+        bw = cols * hex_h + (hex_h // 2 if rows > 1 else 0) + 2 * gutter + 1
+        bh = 2 * cell + (rows - 1) * (3 * cell // 2) + 2 * gutter + 1
     else:
         cell = max(8, round(nat * f / 2) * 2)
         hex_h = max(6, round(math.sqrt(3) * cell / 2) * 2)
@@ -216,7 +246,8 @@ def _build(scene: Scene, f: float, width: int | None) -> Layout:
     return Layout(
         grid=scene.grid, cols=cols, rows=rows, scale=f, cell=cell, hex_h=hex_h, gutter=gutter,
         board_x=0, board_y=(height - bh) // 2, board_w=bw, board_h=bh, panel_x=bw,
-        width=width, height=height, tokens=scene.tokens,
+        width=width, height=height, hex_layout=scene.hex_layout, tokens=scene.tokens,
+        marked=frozenset(t.cell for t in scene.tiles if t.mark),
     )  # fmt: skip
 
 

@@ -7,6 +7,7 @@ their coverage mask into four bands, each pasted with a blend of the ink and the
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -126,9 +127,37 @@ class Glyphs:
     advance: int
 
 
+# Game symbols the bundled font has no glyph for, spelled out so panels never show empty boxes.
+SPELLED: dict[str, str] = {
+    "➜": "move", "🔓": "unlock", "👊": "subdue", "📷": "camera", "💡": "idea", "🔍": "reveal",
+    "💰": "loot", "🔊": "noise", "⚠": "alert", "🧩": "crack", "→": "->", "←": "<-", "✓": "ok",
+    "×": "x", "★": "*",
+}  # fmt: skip
+_SPELL_RE = re.compile("(?:" + "|".join(map(re.escape, SPELLED)) + ")+")
+
+
+def spell(text: str) -> str:
+    """``text`` with the symbols of :data:`SPELLED` written as words (``next ⚠ at 10`` -> ``next alert at 10``).
+
+    A run of symbols becomes space-separated words, set apart from letters and digits around it.
+    """
+    text = text.replace("\ufe0f", "")
+    if not _SPELL_RE.search(text):
+        return text
+
+    def words(m: re.Match[str]) -> str:
+        out = " ".join(SPELLED[ch] for ch in m.group(0))
+        before = m.string[m.start() - 1] if m.start() else " "
+        after = m.string[m.end()] if m.end() < len(m.string) else " "
+        return (" " if before.isalnum() else "") + out + (" " if after.isalnum() else "")
+
+    return _SPELL_RE.sub(words, text)
+
+
 @lru_cache(maxsize=4096)
 def glyphs(text: str, size: int) -> Glyphs:
-    """``text`` rendered at ``size`` px (cached)."""
+    """``text`` rendered at ``size`` px (cached); symbols the font lacks are spelled out (:func:`spell`)."""
+    text = spell(text)
     with _font_lock:
         f = font(size)
         x0, y0, x1, y1 = (int(v) for v in f.getbbox(text))
@@ -220,6 +249,19 @@ def hex_bands(s: int, h: int) -> Bands:
     k = 1 - 0.6 / (h / 2)
     cx, cy = s, h / 2
     pts = [(0, h / 2), (s / 2, 0), (3 * s / 2, 0), (2 * s, h / 2), (3 * s / 2, h), (s / 2, h)]
+    pts = [((cx + (x - cx) * k) * SS + SS / 2, (cy + (y - cy) * k) * SS + SS / 2) for x, y in pts]
+    ImageDraw.Draw(big).polygon(pts, fill=255)
+    return bands_of(big.reduce(SS))
+
+
+@lru_cache(maxsize=64)
+def pointy_hex_bands(s: int, w: int) -> Bands:
+    """Coverage bands of a pointy-topped hex tile with corner radius ``s`` and width ``w`` (1 px gap)."""
+    ww, hh = w + 1, 2 * s + 1
+    big = Image.new("L", (ww * SS, hh * SS), 0)
+    k = 1 - 0.6 / (w / 2)
+    cx, cy = w / 2, s
+    pts = [(w / 2, 0), (w, s / 2), (w, 3 * s / 2), (w / 2, 2 * s), (0, 3 * s / 2), (0, s / 2)]
     pts = [((cx + (x - cx) * k) * SS + SS / 2, (cy + (y - cy) * k) * SS + SS / 2) for x, y in pts]
     ImageDraw.Draw(big).polygon(pts, fill=255)
     return bands_of(big.reduce(SS))
