@@ -72,3 +72,17 @@ def test_firewall_pass_through_must_step_off_before_other_movement_actions():
         game.apply("resistance", "end")
     game.apply("resistance", "move ashton b14")
     game.apply("resistance", "end")
+
+
+def test_the_final_narration_names_the_campaigns_next_scenario() -> None:
+    game = new_game("escape", scenario="infiltration", seats={"resistance": None, "isc": None}, seed=3)
+    events = []
+    while game.outcome is None:
+        for _seat, _cmd, evs in game.play_bots(limit=50):
+            events.extend(evs)
+    campaign = [e for e in events if e.kind == "campaign"]
+    assert len(campaign) == 1
+    expected = next_scenario("infiltration", game.outcome.winners)
+    assert campaign[0].data["next_scenario"] == expected
+    if expected:
+        assert f"scenario {expected}" in campaign[0].text

@@ -34,6 +34,7 @@ from engine.rulesets.escape.content import (
     Profile,
     Scenario,
     items,
+    next_scenario,
     profiles,
     scenarios,
 )
@@ -434,6 +435,17 @@ def end_turn(st: EscapeState, ev: list[Event]) -> None:
             st.result = Outcome(frozenset(), f"Draw: {why}, and no single victory condition was met.")
         st.phase = "over"
         ev.append(Event(st.result.reason, kind="game_over", board=True))
+        nxt = next_scenario(st.scenario, st.result.winners)
+        ev.append(
+            Event(
+                f"Campaign: the story goes on with '{scenarios()[nxt].name}' (scenario {nxt}), "
+                "each player keeping their faction."
+                if nxt
+                else "Campaign: this was its last scenario.",
+                kind="campaign",
+                data={"next_scenario": nxt},
+            )
+        )
         return
     start_turn(st, ev)
 
