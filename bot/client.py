@@ -19,7 +19,7 @@ from bot.store import Notification, SqliteStore, Store
 
 log = logging.getLogger("escapade")
 
-COGS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.rules")
+COGS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.rules", "bot.cogs.campaign")
 
 
 class EscapadeBot(commands.Bot):
@@ -73,11 +73,11 @@ class EscapadeBot(commands.Bot):
         await self.store.close()
 
     # -- replies -----------------------------------------------------------------------------------
-    async def reply_played(self, interaction: discord.Interaction, played: Played) -> None:
+    async def reply_played(self, interaction: discord.Interaction, played: Played, note: str = "") -> None:
         """Answer an interaction with narration, board and buttons, pinging whoever must act next."""
         from bot.present import send_played
 
-        await send_played(interaction, played, self.games.awaited_members(played.row, played.decisions))
+        await send_played(interaction, played, self.games.to_ping(played), note=note)
 
     def channel_for(self, channel_id: str) -> discord.abc.Messageable:
         """A channel to post in, cached or not (only its id is needed to send)."""
@@ -124,18 +124,21 @@ class EscapadeBot(commands.Bot):
                 content, allowed = mentions(members)
                 await channel.send(f"⏰ Reminder: {content}", allowed_mentions=allowed)
         elif n.kind == "timeout":
-            try:
-                played = await self.games.play(
-                    row.channel_id,
-                    None,
-                    n.payload["command"],
-                    seat=n.payload["seat"],
-                    expected_version=row.version,
-                    auto="timeout",
-                )
-            except (errors.Refusal, ValueError):
-                return
-            await post_played(channel, played, self.games.awaited_members(played.row, played.decisions))
+            version = row.version
+            for seat in n.payload.get("seats") or [n.payload["seat"]]:
+                try:  # each answer only if nothing else was played since the previous one
+                    played = await self.games.play(
+                        row.channel_id,
+                        None,
+                        n.payload["command"],
+                        seat=seat,
+                        expected_version=version,
+                        auto="timeout",
+                    )
+                except (errors.Refusal, ValueError):  # moved on, or the engine refuses (a RuleError)
+                    return
+                version = played.row.version
+                await post_played(channel, played, self.games.to_ping(played))
         elif n.kind == "expire":
             ended = await self.games.expire(row.channel_id, row.id, row.version)
             if ended is not None and ended.result:

@@ -8,24 +8,29 @@ transaction guarded by the game's version. No rule is decided here: the engine a
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot import choices
 from bot.config import Config
 from bot.errors import Refusal, Stale
-from bot.store import ChannelBusy, GameRow, LoggedCommand, Schedule, Store
+from bot.store import CampaignRecord, ChannelBusy, GameRow, LoggedCommand, Schedule, Store
 from engine import RULESETS, Decision, Event, Game, find_ruleset, load_game, new_game
 from engine.core import Outcome
 from engine.ruleset import Ruleset
 from engine.scene import Scene
 
+log = logging.getLogger("escapade.games")
+
 HOUR = 3600.0
-BOT = "bot"
+BOT = choices.BOT
+MAX_ROUND_OPTIONS = 12  # options listed per seat in a round message (the rest via /do autocomplete)
 
 
 @dataclass
@@ -56,6 +61,12 @@ class Played:
     outcome: Outcome | None = None
     scene: Scene | None = None  # the spectator's board, when it is to be posted
     text_board: str = ""
+    # Simultaneous rounds: the seats that were already answering one before this request, whether a
+    # new round opened, and each awaited seat's options (labels) when it did.
+    answering_before: frozenset[str] = frozenset()
+    new_round: bool = False
+    round_options: dict[str, list[str]] = field(default_factory=dict)
+    campaign: dict[str, str] = field(default_factory=dict)  # store key -> description, when written
 
     @property
     def board(self) -> bool:
@@ -63,18 +74,59 @@ class Played:
         return self.started or self.outcome is not None or any(e.board for s in self.steps for e in s.events)
 
     @classmethod
-    def capture(cls, row: GameRow, game: Game, steps: list[Step], started: bool = False) -> Played:
+    def capture(
+        cls,
+        row: GameRow,
+        game: Game,
+        steps: list[Step],
+        started: bool = False,
+        answering_before: frozenset[str] = frozenset(),
+    ) -> Played:
         """Record the position now (call it under the channel's lock)."""
         played = cls(row, game, steps, started, game.awaiting(), game.outcome)
+        played.answering_before = answering_before
         if played.board:
             played.scene = game.scene(None)
             played.text_board = game.text_board(None)
+        simultaneous = [d for d in played.decisions if d.kind == "simultaneous"]
+        played.new_round = any(
+            started or played.board or not d.seats <= answering_before for d in simultaneous
+        )
+        if played.new_round:
+            for d in simultaneous:
+                for seat in sorted(d.seats):
+                    labels = [c.label or c.text for c in game.legal_commands(seat)]
+                    if len(labels) > MAX_ROUND_OPTIONS:
+                        more = len(labels) - MAX_ROUND_OPTIONS + 1
+                        labels = [*labels[: MAX_ROUND_OPTIONS - 1], f"… {more} more (/do)"]
+                    played.round_options[seat] = labels
         return played
 
 
+def answering(game: Game) -> frozenset[str]:
+    """The seats answering a simultaneous decision now."""
+    return frozenset(s for d in game.awaiting() if d.kind == "simultaneous" for s in d.seats)
+
+
 def is_secret(game: Game, seat: str) -> bool:
-    """True when ``seat`` is answering a simultaneous decision (its choice stays hidden until all are in)."""
+    """True when ``seat`` is answering a simultaneous decision whose answers stay hidden until all are in.
+
+    Answers are hidden unless the ruleset says its rounds are played in the open (a co-operative game
+    sets ``hidden_submissions = False``); the narration of what they do is the engine's either way.
+    """
+    if not getattr(game.ruleset, "hidden_submissions", True):
+        return False
     return any(d.kind == "simultaneous" and seat in d.seats for d in game.awaiting())
+
+
+def split_seat(text: str, seats: list[str]) -> tuple[str | None, str]:
+    """``"[p2] move a b"`` (as /do autocomplete offers when a member holds several seats) to (p2, rest)."""
+    stripped = text.strip()
+    if stripped.startswith("[") and "]" in stripped:
+        seat, _, rest = stripped[1:].partition("]")
+        if seat.strip().lower() in seats:
+            return seat.strip().lower(), rest.strip()
+    return None, text
 
 
 def bot_steps(game: Game) -> list[Step]:
@@ -176,8 +228,14 @@ class GameService:
         """The seats a member holds, in the ruleset's order."""
         return [s for s, who in row.seats.items() if who == user_id]
 
-    def seat_for(self, row: GameRow, game: Game, user_id: str, wanted: str | None = None) -> str:
-        """The seat a member acts for: ``wanted`` if theirs, else whichever of theirs is awaited."""
+    def seat_for(
+        self, row: GameRow, game: Game, user_id: str, wanted: str | None = None, text: str = ""
+    ) -> str:
+        """The seat a member acts for: ``wanted`` if theirs, else the only one of theirs that is awaited.
+
+        When several of theirs are awaited, the one for which ``text`` is a legal command now; refuses
+        (asking which seat) when that still leaves a choice.
+        """
         mine = self.seats_of(row, user_id)
         if not mine:
             raise Refusal(
@@ -185,14 +243,34 @@ class GameService:
                 "Spectators follow the board here; /game status shows who plays."
             )
         if wanted:
+            wanted = wanted.strip().lower()
             if wanted not in mine:
                 raise Refusal(f"You do not hold the seat '{wanted}' (yours: {', '.join(mine)}).")
             return wanted
-        awaited = game.seats_to_act()
-        for seat in mine:
-            if seat in awaited:
-                return seat
-        return mine[0]
+        to_act = game.seats_to_act()
+        awaited = [s for s in mine if s in to_act]
+        if not awaited:
+            return mine[0]  # the engine says why it is not their move
+        if len(awaited) == 1:
+            return awaited[0]
+        typed = " ".join(text.split()).lower()
+        fits = [s for s in awaited if any(c.text.lower() == typed for c in game.legal_commands(s))]
+        if len(fits) == 1:
+            return fits[0]
+        raise Refusal(
+            f"You hold several seats that must act now ({', '.join(awaited)}). "
+            "Say which one with the seat: option (or pick from the /do list, which names the seat)."
+        )
+
+    def to_ping(self, played: Played) -> list[str]:
+        """Members to mention after a request: whoever must act next, except players already answering
+        a simultaneous round (they were pinged when it opened and answer in their own time)."""
+        decisions = played.decisions
+        if not played.new_round:
+            decisions = [
+                d for d in decisions if not (d.kind == "simultaneous" and d.seats <= played.answering_before)
+            ]
+        return self.awaited_members(played.row, decisions)
 
     def awaited_members(self, row: GameRow, decisions: list[Decision]) -> list[str]:
         """Member ids who must act next (not bot seats), without duplicates, in seat order."""
@@ -204,7 +282,11 @@ class GameService:
         return out
 
     def _plan(self, row: GameRow, game: Game, now: float) -> Schedule:
-        """Notifications after a change: reminder, reaction timeout, expiry (replacing pending ones)."""
+        """Notifications after a change: reminder, timeout, expiry (replacing pending ones).
+
+        A timeout answers a reaction, or every member seat still answering a simultaneous round, with
+        the decision's ``default`` (set by the ruleset only where a timeout answer is safe).
+        """
         kinds = ("reminder", "timeout", "expire")
         if game.outcome is not None:
             return Schedule(cancel=kinds)
@@ -216,9 +298,11 @@ class GameService:
             hours = float(row.settings.get("reminder_hours") or self.config.reminder_hours)
             add.append(("reminder", now + hours * HOUR, {"version": version, "seats": awaited}))
         for d in game.awaiting():
-            if d.kind == "reaction" and d.default is not None and d.seats & humans:
-                seat = sorted(d.seats & humans)[0]
-                payload = {"version": version, "seat": seat, "command": d.default.text}
+            if d.kind in ("reaction", "simultaneous") and d.default is not None and d.seats & humans:
+                seats = sorted(d.seats & humans)
+                if d.kind == "reaction":
+                    seats = seats[:1]
+                payload = {"version": version, "seat": seats[0], "seats": seats, "command": d.default.text}
                 add.append(("timeout", now + self.config.reaction_timeout_hours * HOUR, payload))
                 break
         add.append(("expire", now + self.config.game_expiry_hours * HOUR, {"version": version}))
@@ -234,9 +318,11 @@ class GameService:
         started: bool = False,
         seats: dict[str, str | None] | None = None,
         settings: dict[str, Any] | None = None,
+        answering_before: frozenset[str] = frozenset(),
     ) -> Played:
         now = self.clock()
         outcome = game.outcome
+        campaign = self._campaign_writes(row, game) if outcome is not None else {}
         logged = [
             LoggedCommand(
                 s.seat,
@@ -261,6 +347,7 @@ class GameService:
             result=outcome.to_data() if outcome is not None else None,
             commands=logged,
             schedule=self._plan(future, game, now),
+            campaign=campaign,
         )
         if new is None:
             self.forget(row.id)
@@ -271,7 +358,24 @@ class GameService:
             self._remember(new.id, new.version, game)
         else:
             self.forget(new.id)
-        return Played.capture(new, game, steps, started=started)
+        played = Played.capture(new, game, steps, started=started, answering_before=answering_before)
+        played.campaign = {key: game.ruleset.describe_campaign(rec) for key, rec in campaign.items()}
+        return played
+
+    def _campaign_writes(self, row: GameRow, game: Game) -> dict[str, dict[str, Any]]:
+        """The records to store for a game the rules just ended (none if the ruleset keeps no campaign).
+
+        A ruleset failing here is logged and the game still ends: its players must not be stuck.
+        """
+        scope = game.ruleset.campaign_scope
+        if scope not in ("player", "server"):
+            return {}
+        try:
+            updates = game.ruleset.campaign_update(game.state)
+        except Exception:
+            log.exception("campaign_update failed for game %s; the campaign was not updated", row.id)
+            return {}
+        return choices.campaign_writes(scope, row.seats, updates)
 
     # -- lobby -------------------------------------------------------------------------------------
     async def open_lobby(
@@ -314,23 +418,38 @@ class GameService:
         self._channel_game[channel_id] = row.id
         return row
 
-    async def _lobby_update(self, row: GameRow, seats: dict[str, str | None]) -> GameRow:
+    async def _lobby_update(
+        self, row: GameRow, seats: dict[str, str | None], settings: dict[str, Any] | None = None
+    ) -> GameRow:
         new = await self.store.update_game(
-            row.id, expected_version=row.version, now=self.clock(), seats=seats
+            row.id, expected_version=row.version, now=self.clock(), seats=seats, settings=settings
         )
         if new is None:
             raise Stale("The lobby changed meanwhile; try again.")
         return new
 
-    async def join(self, channel_id: str, user_id: str, seat: str | None = None) -> tuple[GameRow, str]:
-        """Seat a member in the lobby: ``seat`` or the first empty one."""
+    async def _lobby_row(self, channel_id: str, user_id: str | None = None) -> GameRow:
+        """The channel's lobby (refused once the game started); with ``user_id``, only for its members."""
+        row = await self.require_live(channel_id)
+        if row.status != "lobby":
+            raise Refusal("The game has already started; you can follow it as a spectator.")
+        if user_id is not None and not self.seats_of(row, user_id) and user_id != row.creator_id:
+            raise Refusal("Only the lobby's seated players or its creator can do that.")
+        return row
+
+    async def join(
+        self, channel_id: str, user_id: str, seat: str | None = None, *, for_bot: bool = False
+    ) -> tuple[GameRow, str]:
+        """Seat a member in the lobby: ``seat`` or the first empty one. A member may hold several seats.
+
+        With ``for_bot`` the seat goes to the game's own player instead (a seated player or the creator
+        asks for it). Refuses a taken or unknown seat.
+        """
         async with self.lock(channel_id):
-            row = await self.require_live(channel_id)
-            if row.status != "lobby":
-                raise Refusal("The game has already started; you can follow it as a spectator.")
+            row = await self._lobby_row(channel_id, user_id if for_bot else None)
             seats = dict(row.seats)
             if seat is None:
-                if user_id in seats.values():
+                if not for_bot and user_id in seats.values():
                     mine = ", ".join(self.seats_of(row, user_id))
                     raise Refusal(f"You already hold {mine}. Name a seat to take another one too.")
                 empty = [s for s, who in seats.items() if who is None]
@@ -340,40 +459,115 @@ class GameService:
             seat = seat.strip().lower()
             if seat not in seats:
                 raise Refusal(f"There is no seat '{seat}' (seats: {', '.join(seats)}).")
-            if seats[seat] == user_id:
-                raise Refusal(f"You already hold {seat}.")
+            holder = BOT if for_bot else user_id
+            if seats[seat] == holder:
+                raise Refusal(f"{seat} is already {'the game’s' if for_bot else 'yours'}.")
             if seats[seat] not in (None, BOT):
                 raise Refusal(f"{seat} is taken by <@{seats[seat]}>.")
-            seats[seat] = user_id
+            seats[seat] = holder
             return await self._lobby_update(row, seats), seat
 
-    async def leave(self, channel_id: str, user_id: str) -> GameRow:
-        """Free a member's seats in the lobby."""
+    async def leave(self, channel_id: str, user_id: str, seat: str | None = None) -> GameRow:
+        """Free a member's seats in the lobby (only ``seat`` when given: theirs, or one the game holds)."""
         async with self.lock(channel_id):
-            row = await self.require_live(channel_id)
-            if row.status != "lobby":
-                raise Refusal("The game has started: use /game concede to give up.")
-            if not self.seats_of(row, user_id):
+            row = await self._lobby_row(channel_id)
+            mine = self.seats_of(row, user_id)
+            if seat is not None:
+                seat = seat.strip().lower()
+                if seat not in mine and not (
+                    row.seats.get(seat) == BOT and (mine or user_id == row.creator_id)
+                ):
+                    raise Refusal(f"You cannot free '{seat}': it is neither yours nor the game's.")
+                freed = [seat]
+            elif mine:
+                freed = mine
+            else:
                 raise Refusal("You have no seat in this lobby.")
-            seats = {s: (None if who == user_id else who) for s, who in row.seats.items()}
-            return await self._lobby_update(row, seats)
+            seats = {s: (None if s in freed else who) for s, who in row.seats.items()}
+            # The next holder of a freed seat makes its per-seat choices afresh.
+            options = {
+                key: (
+                    {s: v for s, v in value.items() if s not in freed} if isinstance(value, dict) else value
+                )
+                for key, value in (row.settings.get("options") or {}).items()
+            }
+            return await self._lobby_update(row, seats, {**row.settings, "options": options})
+
+    async def choose(
+        self, channel_id: str, user_id: str, key: str, value: str, seat: str | None = None
+    ) -> tuple[GameRow, str]:
+        """Make one of the lobby's choices (the ruleset's OptionSpec ``key``); returns the row and a line
+        saying what was chosen. A per-seat choice is made for one of the caller's seats (``seat`` when
+        they hold several); another choice by any seated player or the creator."""
+        async with self.lock(channel_id):
+            row = await self._lobby_row(channel_id, user_id)
+            rs = self.ruleset(row)
+            spec = choices.find_spec(rs, row.scenario, key)
+            if spec is None:
+                offered = ", ".join(s.key for s in choices.specs(rs, row.scenario)) or "none"
+                raise Refusal(f"{rs.name} has no lobby choice '{key}' here (choices: {offered}).")
+            picked = choices.find_value(spec, value)
+            if picked is None:
+                names = ", ".join(label for _v, label in spec.choices[:20])
+                raise Refusal(f"'{value}' is not a choice for {spec.label} (choose one of: {names}).")
+            settings = dict(row.settings)
+            options = dict(settings.get("options") or {})
+            label = choices.label_of(spec, picked)
+            if spec.per_seat:
+                mine = self.seats_of(row, user_id)
+                if seat:
+                    seat = seat.strip().lower()
+                    if seat not in mine and not (row.seats.get(seat) == BOT and user_id == row.creator_id):
+                        raise Refusal(
+                            f"You do not hold the seat '{seat}' (yours: {', '.join(mine) or 'none'})."
+                        )
+                elif len(mine) == 1:
+                    seat = mine[0]
+                else:
+                    raise Refusal(
+                        f"{spec.label} is chosen per seat and you hold {', '.join(mine) or 'no seat'}: "
+                        "say which with the seat: option."
+                    )
+                per = dict(options.get(spec.key) or {})
+                per[seat] = picked
+                options[spec.key] = per
+                said = f"{seat}: {spec.label} → {label}"
+            else:
+                options[spec.key] = picked
+                said = f"{spec.label} → {label}"
+            settings["options"] = options
+            new = await self.store.update_game(
+                row.id, expected_version=row.version, now=self.clock(), settings=settings
+            )
+            if new is None:
+                raise Stale("The lobby changed meanwhile; try again.")
+            return new, said
 
     async def start(
         self, channel_id: str, user_id: str, *, bot_seats: bool = False, interaction_id: str | None = None
     ) -> Played:
-        """Start the lobby's game. Empty seats go to the game's own player when ``bot_seats``."""
+        """Start the lobby's game with the lobby's choices and the stored campaign records.
+
+        Empty seats go to the game's own player when ``bot_seats``; otherwise they must be filled, or
+        (for a ruleset with ``min_seats``) at least that many seats held.
+        """
         async with self.lock(channel_id):
-            row = await self.require_live(channel_id)
-            if row.status != "lobby":
-                raise Refusal("The game has already started.")
+            row = await self._lobby_row(channel_id)
             if not self.seats_of(row, user_id) and user_id != row.creator_id:
                 raise Refusal("Only a seated player or the game's creator can start it.")
             rs = self.ruleset(row)
             seats = dict(row.seats)
             empty = [s for s, who in seats.items() if who is None]
+            held = len(seats) - len(empty)
             if bot_seats:
                 seats = {s: (BOT if who is None else who) for s, who in seats.items()}
-            elif empty and not (rs.min_seats and len(seats) - len(empty) >= rs.min_seats):
+            elif rs.min_seats and held < rs.min_seats:
+                raise Refusal(
+                    f"{rs.name} needs at least {rs.min_seats} seats taken ({held} so far). One member "
+                    "may hold several (/game join seat:...), or /game start bot:True lets the game play "
+                    "the empty ones."
+                )
+            elif empty and not rs.min_seats:
                 raise Refusal(
                     f"Empty seats: {', '.join(empty)}. Wait for players to /game join, "
                     "or /game start bot:True to let the game play them."
@@ -381,11 +575,21 @@ class GameService:
             if all(who in (None, BOT) for who in seats.values()):
                 raise Refusal("At least one member must play.")
             staged = GameRow(**{**row.__dict__, "seats": seats})
+            options = choices.chosen(rs, row.scenario, seats, dict(row.settings.get("options") or {}))
+            keys = choices.campaign_keys(rs.campaign_scope, seats)
+            if keys:
+                stored = await self.store.campaign_records(row.guild_id, rs.id, keys)
+                records = choices.campaign_option(
+                    rs.campaign_scope, seats, {k: r.record for k, r in stored.items()}
+                )
+                if records:
+                    options["campaign"] = records
             game = new_game(
                 rs.id,
                 scenario=row.scenario,
                 seats=engine_seats(staged),
                 seed=self.new_seed(),
+                options=options,
             )
             steps = bot_steps(game)
             return await self._commit(staged, game, steps, interaction_id=None, started=True, seats=seats)
@@ -420,7 +624,9 @@ class GameService:
                 acting = seat
             else:
                 assert user_id is not None
-                acting = self.seat_for(row, game, user_id, seat)
+                prefixed, text = split_seat(text, self.seats_of(row, user_id))
+                acting = self.seat_for(row, game, user_id, seat or prefixed, text)
+            before = answering(game)
             try:
                 secret = is_secret(game, acting)
                 events = game.apply(acting, text)
@@ -431,7 +637,9 @@ class GameService:
                 self.forget(row.id)
                 raise
             try:
-                return await self._commit(row, game, steps, interaction_id=interaction_id)
+                return await self._commit(
+                    row, game, steps, interaction_id=interaction_id, answering_before=before
+                )
             except BaseException:
                 self.forget(row.id)
                 raise
@@ -444,24 +652,58 @@ class GameService:
         game = self.load(row)
         mine = self.seats_of(row, user_id)
         if seat:
-            mine = [s for s in mine if s == seat]
+            mine = [s for s in mine if s == seat.strip().lower()]
         awaited = game.seats_to_act()
         mine.sort(key=lambda s: s not in awaited)
         return [(s, c) for s in mine for c in game.legal_commands(s)]
 
     # -- lifecycle ---------------------------------------------------------------------------------
-    async def concede(self, channel_id: str, user_id: str, seat: str | None = None) -> GameRow:
-        """A member gives up: the other seats win."""
+    async def concede(
+        self, channel_id: str, user_id: str, seat: str | None = None
+    ) -> tuple[GameRow, Played | None]:
+        """A member gives up their seats (only ``seat`` when given).
+
+        In a two-seat game the other seat wins. In a game of more seats where other members still play,
+        the game's own player takes the seats over and the game goes on (the Played is returned); when
+        nobody else is left it ends without a winner.
+        """
         async with self.lock(channel_id):
             row = await self.require_live(channel_id, playing=True)
             mine = self.seats_of(row, user_id)
             if not mine:
                 raise Refusal("You are not playing in this game.")
-            losers = [seat] if seat in mine else mine
-            winners = sorted(s for s, who in row.seats.items() if s not in losers and who is not None)
+            seat = seat.strip().lower() if seat else None
+            if seat and seat not in mine:
+                raise Refusal(f"You do not hold the seat '{seat}' (yours: {', '.join(mine)}).")
+            losers = [seat] if seat else mine
             names = ", ".join(losers)
-            outcome = Outcome(frozenset(winners), f"{names} conceded.")
-            return await self._end(row, "finished", outcome.to_data())
+            rs = self.ruleset(row)
+            others = [who for s, who in row.seats.items() if s not in losers and who not in (None, BOT)]
+            if len(rs.seats) <= 2:
+                winners = sorted(s for s, who in row.seats.items() if s not in losers and who is not None)
+                outcome = Outcome(frozenset(winners), f"{names} conceded.")
+                return await self._end(row, "finished", outcome.to_data()), None
+            if not others:
+                outcome = Outcome(frozenset(), f"{names} conceded; nobody is left to play.")
+                return await self._end(row, "finished", outcome.to_data()), None
+            game = self.load(row)
+            self.forget(row.id)
+            seats = {s: (BOT if s in losers else who) for s, who in row.seats.items()}
+            staged = GameRow(**{**row.__dict__, "seats": seats})
+            game = Game(
+                game.ruleset,
+                replace(game.setup_options, seats=engine_seats(staged)),
+                game.seed,
+                game.dice,
+                game.state,
+                game.log,
+            )
+            before = answering(game)
+            steps = bot_steps(game)
+            played = await self._commit(
+                staged, game, steps, interaction_id=None, seats=seats, answering_before=before
+            )
+            return played.row, played
 
     async def abort(self, channel_id: str, user_id: str, *, manager: bool) -> GameRow:
         """Stop the channel's game without a result (creator or a member who manages the channel)."""
@@ -510,6 +752,19 @@ class GameService:
             if new is None:
                 raise Stale("The game changed meanwhile; try again.")
             return new
+
+    async def campaign(
+        self, guild_id: str | None, ruleset_id: str, member_id: str
+    ) -> tuple[Ruleset, CampaignRecord | None]:
+        """A ruleset's campaign record on a server: the server's, or ``member_id``'s for a "player"
+        campaign (None when there is none yet). Refuses a ruleset that keeps no campaign."""
+        rs = find_ruleset(ruleset_id)
+        scope = rs.campaign_scope
+        if scope not in ("player", "server"):
+            raise Refusal(f"{rs.name} keeps no campaign from game to game.")
+        key = choices.SERVER_KEY if scope == "server" else member_id
+        found = await self.store.campaign_records(guild_id, rs.id, [key])
+        return rs, found.get(key)
 
     async def expire(self, channel_id: str, game_id: int, version: int) -> GameRow | None:
         """Close a game nobody touched since ``version``; None if it moved on or already ended."""

@@ -97,8 +97,37 @@ def narration(played: Played) -> discord.Embed:
     )
     if outcome is not None:
         embed.add_field(name="Result", value=result_text(row, outcome.to_data())[:1024], inline=False)
+        if played.campaign:
+            embed.add_field(name="Campaign", value=campaign_text(played.campaign)[:1024], inline=False)
     else:
         embed.add_field(name="Next", value=next_field(row, played.decisions)[:1024], inline=False)
+    embed.set_footer(text=f"Game #{row.id} · move {row.version}")
+    return embed
+
+
+def campaign_text(described: dict[str, str]) -> str:
+    """Campaign records as written at the end of a game: the server's, or each member's."""
+    lines = []
+    for key, text in described.items():
+        head = "" if key == "*" else f"<@{key}>: "
+        lines.append(head + (text or "record updated."))
+    return "\n".join(lines)
+
+
+def round_embed(played: Played) -> discord.Embed:
+    """A simultaneous round that just opened: every awaited seat and its options, answered in any order."""
+    row = played.row
+    prompts = {s: d.prompt for d in played.decisions if d.kind == "simultaneous" for s in d.seats}
+    embed = discord.Embed(
+        title="A new round: everyone chooses, in any order",
+        description="Answer with /do (its list shows your options; add seat: if you hold several).",
+        colour=ACCENT,
+    )
+    for seat, labels in list(played.round_options.items())[:25]:
+        body = prompts.get(seat, "")
+        options = " · ".join(labels) or "—"
+        value = f"{who(row, seat)}\n{body}\n{options}" if body else f"{who(row, seat)}\n{options}"
+        embed.add_field(name=seat, value=value[:1024], inline=False)
     embed.set_footer(text=f"Game #{row.id} · move {row.version}")
     return embed
 
@@ -115,19 +144,43 @@ def mentions(members: list[str]) -> tuple[str, discord.AllowedMentions]:
 
 
 def lobby_embed(row: GameRow, title: str = "New game") -> discord.Embed:
-    """The lobby: ruleset, scenario and seats."""
+    """The lobby: ruleset, scenario, how many players, the seats and every lobby choice made so far.
+
+    Choices not made yet show the default the game will start with.
+    """
+    from bot import choices
     from engine import find_ruleset
 
     rs = find_ruleset(row.ruleset)
     info = rs.scenario(row.scenario)
-    embed = discord.Embed(title=f"{title}: {rs.name} — {info.name}", description=info.summary, colour=LOBBY)
+    total = len(rs.seats)
+    players = (
+        f"{rs.min_seats}–{total} players" if rs.min_seats and rs.min_seats < total else f"{total} players"
+    )
+    embed = discord.Embed(
+        title=f"{title}: {rs.name} — {info.name}", description=f"{info.summary}\n*{players}*", colour=LOBBY
+    )
+    specs = choices.specs(rs, row.scenario)
+    stored = dict(row.settings.get("options") or {})
     for seat, holder in row.seats.items():
-        embed.add_field(
-            name=seat,
-            value={None: "*empty*", BOT: "🤖 the game"}.get(holder, f"<@{holder}>"),
-            inline=True,
+        lines = [{None: "*empty*", BOT: "🤖 the game"}.get(holder, f"<@{holder}>")]
+        for spec in (s for s in specs if s.per_seat):
+            value = (stored.get(spec.key) or {}).get(seat) or (spec.choices[0][0] if spec.choices else "")
+            lines.append(f"{spec.label}: {choices.label_of(spec, value)}")
+        embed.add_field(name=seat, value="\n".join(lines)[:1024], inline=True)
+    shared = [s for s in specs if not s.per_seat]
+    if shared:
+        text = "\n".join(
+            f"{s.label}: {choices.label_of(s, stored.get(s.key) or (s.choices[0][0] if s.choices else ''))}"
+            for s in shared
         )
-    embed.set_footer(text=f"Game #{row.id} · /game join, then /game start (bot:True fills empty seats)")
+        embed.add_field(name="Choices", value=text[:1024], inline=False)
+    hint = (
+        "/game join (several seats allowed), /game choose, then /game start"
+        if specs
+        else "/game join, then /game start"
+    )
+    embed.set_footer(text=f"Game #{row.id} · {hint} (bot:True fills empty seats)")
     return embed
 
 
@@ -143,7 +196,10 @@ def status_embed(row: GameRow, game: Game | None) -> discord.Embed:
         description=f"Scenario {game.scenario} · move {row.version}",
         colour=DONE if row.status != "playing" else ACCENT,
     )
-    embed.add_field(name="Seats", value="\n".join(who(row, s) for s in row.seats) or "—", inline=False)
+    embed.add_field(name="Seats", value="\n".join(who(row, s) for s in game.seats) or "—", inline=False)
+    made = game_choices(game)
+    if made:
+        embed.add_field(name="Choices", value=made[:1024], inline=False)
     if row.status == "playing":
         embed.add_field(name="Next", value=next_field(row, game.awaiting())[:1024], inline=False)
         reminders = "on" if row.settings.get("reminders") else "off"
@@ -151,6 +207,22 @@ def status_embed(row: GameRow, game: Game | None) -> discord.Embed:
     if row.result:
         embed.add_field(name="Result", value=result_text(row, row.result)[:1024], inline=False)
     return embed
+
+
+def game_choices(game: Game) -> str:
+    """The lobby choices a game was started with, one line each (per-seat ones as ``seat: label``)."""
+    from bot import choices
+
+    options = game.setup_options.options
+    lines = []
+    for spec in choices.specs(game.ruleset, game.scenario):
+        value = options.get(spec.key)
+        if isinstance(value, dict):
+            per = ", ".join(f"{s}: {choices.label_of(spec, str(v))}" for s, v in value.items())
+            lines.append(f"{spec.label} — {per}")
+        elif value is not None:
+            lines.append(f"{spec.label}: {choices.label_of(spec, str(value))}")
+    return "\n".join(lines)
 
 
 def log_text(row: GameRow, lines: list[LogLine], *, events: bool = False) -> str:
@@ -170,7 +242,7 @@ def board_file(png: bytes) -> discord.File:
     return discord.File(io.BytesIO(png), filename="board.png")
 
 
-async def message_parts(played: Played, members: list[str]) -> dict[str, Any]:
+async def message_parts(played: Played, members: list[str], note: str = "") -> dict[str, Any]:
     """Keyword arguments for ``send``: content pinging ``members``, the narration, the board, the buttons."""
     from bot.views import decision_view
 
@@ -178,8 +250,15 @@ async def message_parts(played: Played, members: list[str]) -> dict[str, Any]:
     questions = [d.prompt for d in played.decisions if d.kind == "reaction"]
     if content and questions:  # shown in the phone notification: what is being asked
         content = content.replace("your move.", "answer below: " + " / ".join(questions))[:1900]
+    elif content and played.round_options:
+        content = content.replace("your move.", "a new round: choose in your own time.")
+    if note:
+        content = f"{note}\n{content}".strip()
     embed = narration(played)
-    kwargs: dict[str, Any] = {"content": content or None, "embed": embed, "allowed_mentions": allowed}
+    embeds = [embed]
+    if played.round_options:
+        embeds.append(round_embed(played))
+    kwargs: dict[str, Any] = {"content": content or None, "embeds": embeds, "allowed_mentions": allowed}
     if played.scene is not None:
         png = await render.scene_png(played.scene)
         if png is not None:
@@ -193,11 +272,13 @@ async def message_parts(played: Played, members: list[str]) -> dict[str, Any]:
     return kwargs
 
 
-async def send_played(interaction: discord.Interaction, played: Played, members: list[str]) -> None:
+async def send_played(
+    interaction: discord.Interaction, played: Played, members: list[str], note: str = ""
+) -> None:
     """Answer an interaction with a Played result (deferring first when an image must be drawn)."""
     if played.board and not interaction.response.is_done():
         await interaction.response.defer(thinking=True)
-    kwargs = await message_parts(played, members)
+    kwargs = await message_parts(played, members, note)
     if interaction.response.is_done():
         await interaction.followup.send(**{k: v for k, v in kwargs.items() if v is not None})
     else:

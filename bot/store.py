@@ -85,6 +85,18 @@ class Notification:
 
 
 @dataclass
+class CampaignRecord:
+    """A campaign record as stored: whose it is (member id, or "*" for the server) and its data."""
+
+    guild_id: str
+    ruleset: str
+    scope_key: str
+    record: dict[str, Any]
+    game_id: int | None
+    updated_at: float
+
+
+@dataclass
 class Schedule:
     """Notifications to replace after a change: ``cancel`` kinds are dropped, ``add`` ones inserted."""
 
@@ -144,12 +156,21 @@ class Store(ABC):
         result: dict[str, Any] | None = None,
         commands: list[LoggedCommand] | None = None,
         schedule: Schedule | None = None,
+        campaign: dict[str, dict[str, Any]] | None = None,
     ) -> GameRow | None:
         """Change a game in one transaction if its version is still ``expected_version``.
 
-        ``commands`` are appended to the log and advance the version by their number. Returns the new
-        row, or None when the version moved on or an interaction id was already used (nothing changed).
+        ``commands`` are appended to the log and advance the version by their number; ``campaign``
+        records (scope key to record) are written for the game's server and ruleset in the same
+        transaction. Returns the new row, or None when the version moved on or an interaction id was
+        already used (nothing changed).
         """
+
+    @abstractmethod
+    async def campaign_records(
+        self, guild_id: str | None, ruleset: str, scope_keys: list[str] | None = None
+    ) -> dict[str, CampaignRecord]:
+        """A server's campaign records of a ruleset by scope key (only ``scope_keys`` when given)."""
 
     @abstractmethod
     async def interaction_used(self, interaction_id: str) -> bool:
@@ -313,6 +334,7 @@ class SqliteStore(Store):
         result: dict[str, Any] | None = None,
         commands: list[LoggedCommand] | None = None,
         schedule: Schedule | None = None,
+        campaign: dict[str, dict[str, Any]] | None = None,
     ) -> GameRow | None:
         """Change a game in one transaction if its version is still ``expected_version``."""
         sets = ["updated_at = ?", "version = ?"]
@@ -354,6 +376,8 @@ class SqliteStore(Store):
                         ),
                     )
                 await self._schedule(game_id, schedule)
+                if campaign:
+                    await self._save_campaign(game_id, campaign, now)
                 await self.db.execute("COMMIT")
             except sqlite3.IntegrityError:
                 await self.db.execute("ROLLBACK")
@@ -376,6 +400,42 @@ class SqliteStore(Store):
                 "INSERT INTO notifications (game_id, kind, due_at, payload) VALUES (?, ?, ?, ?)",
                 (game_id, kind, due, json.dumps(payload)),
             )
+
+    # -- campaigns ---------------------------------------------------------------------------------
+    async def _save_campaign(self, game_id: int, campaign: dict[str, dict[str, Any]], now: float) -> None:
+        await self.db.execute(
+            "INSERT INTO campaigns (guild_id, ruleset, scope_key, record, game_id, updated_at)"
+            " SELECT coalesce(g.guild_id, ''), g.ruleset, j.key, j.value, g.id, ?"
+            " FROM games g, json_each(?) j WHERE g.id = ?"
+            " ON CONFLICT (guild_id, ruleset, scope_key) DO UPDATE SET"
+            " record = excluded.record, game_id = excluded.game_id, updated_at = excluded.updated_at",
+            (now, json.dumps(campaign, separators=(",", ":")), game_id),
+        )
+
+    async def campaign_records(
+        self, guild_id: str | None, ruleset: str, scope_keys: list[str] | None = None
+    ) -> dict[str, CampaignRecord]:
+        """A server's campaign records of a ruleset by scope key (only ``scope_keys`` when given)."""
+        sql = "SELECT * FROM campaigns WHERE guild_id = ? AND ruleset = ?"
+        args: list[Any] = [guild_id or "", ruleset]
+        if scope_keys is not None:
+            if not scope_keys:
+                return {}
+            sql += f" AND scope_key IN ({', '.join('?' for _ in scope_keys)})"
+            args += scope_keys
+        async with self.db.execute(sql, args) as cur:
+            rows = await cur.fetchall()
+        return {
+            r["scope_key"]: CampaignRecord(
+                r["guild_id"],
+                r["ruleset"],
+                r["scope_key"],
+                json.loads(r["record"]),
+                r["game_id"],
+                r["updated_at"],
+            )
+            for r in rows
+        }
 
     # -- log ---------------------------------------------------------------------------------------
     async def interaction_used(self, interaction_id: str) -> bool:

@@ -2,7 +2,9 @@
 buttons keep working after a restart, and a button made for an earlier position is refused as stale.
 
 - ``esc:r:<game>:<version>:<command>`` answers a reaction decision with ``command``;
-- ``esc:join:<game>:<seat>`` takes a seat in a lobby; ``esc:start:<game>`` starts it.
+- ``esc:join:<game>:<seat>`` takes a seat in a lobby; ``esc:start:<game>`` starts it;
+- ``esc:opt:<game>:<seat>:<key>`` is a select menu making a lobby choice (``seat`` empty for a game-wide
+  one), shown when the lobby's choices fit in the message.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import discord
 from bot.errors import Stale, report
 from bot.games import BOT, Played
 from bot.store import GameRow
+from engine import OptionSpec
 
 if TYPE_CHECKING:
     from bot.client import EscapadeBot
@@ -142,7 +145,52 @@ class StartButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"esc
             await report(interaction, exc)
 
 
-DYNAMIC_ITEMS = (ReactionButton, JoinButton, StartButton)
+class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"esc:opt:(?P<game>[0-9]+):(?P<seat>[^:]*):(?P<key>[^:]+)"):  # fmt: skip
+    """A lobby choice (an OptionSpec) for one seat, or for the whole game when ``seat`` is empty."""
+
+    def __init__(
+        self, game_id: int, seat: str, key: str, spec: OptionSpec | None = None, current: str = ""
+    ) -> None:
+        options = [
+            discord.SelectOption(label=label[:100], value=value[:100], default=value == current)
+            for value, label in (spec.choices if spec else ())[:25]
+        ] or [discord.SelectOption(label="-", value="-")]
+        label = spec.label if spec else key
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"esc:opt:{game_id}:{seat}:{key}",
+                placeholder=(f"{seat}: {label}" if seat else label)[:150],
+                options=options,
+            )
+        )
+        self.game_id = game_id
+        self.seat = seat
+        self.key = key
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ChoiceSelect:
+        """Rebuild the menu from its custom_id (the options come back with the interaction)."""
+        return cls(int(match["game"]), match["seat"], match["key"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Record the picked value for the clicking member and refresh the lobby message."""
+        bot = _bot(interaction)
+        try:
+            channel_id = await _check_game(interaction, self.game_id)
+            values = self.item.values
+            if not values:
+                raise Stale("Nothing was picked; nothing was changed.")
+            row, _said = await bot.games.choose(
+                channel_id, str(interaction.user.id), self.key, values[0], self.seat or None
+            )
+            await interaction.response.edit_message(embed=lobby_embed_for(row), view=lobby_view(row))
+        except Exception as exc:
+            await report(interaction, exc)
+
+
+DYNAMIC_ITEMS = (ReactionButton, JoinButton, StartButton, ChoiceSelect)
 
 
 def lobby_embed_for(row: GameRow) -> discord.Embed:
@@ -153,13 +201,43 @@ def lobby_embed_for(row: GameRow) -> discord.Embed:
 
 
 def lobby_view(row: GameRow) -> discord.ui.View:
-    """Join buttons for the empty (or bot) seats, and Start."""
+    """Join buttons for the empty (or bot) seats, Start, and a select menu per lobby choice of each held
+    seat and per game-wide choice when they all fit in the message's five rows (else /game choose)."""
     view = discord.ui.View(timeout=None)
     for seat, holder in row.seats.items():
         if holder in (None, BOT) and len(view.children) < 20:
             view.add_item(JoinButton(row.id, seat))
     view.add_item(StartButton(row.id))
+    menus = choice_menus(row)
+    if len(menus) <= 5 - (len(view.children) + 4) // 5:
+        for menu in menus:
+            view.add_item(menu)
     return view
+
+
+def choice_menus(row: GameRow) -> list[ChoiceSelect]:
+    """One select menu per (held seat, per-seat choice) and per game-wide choice of the lobby."""
+    from bot import choices
+    from engine import find_ruleset
+
+    try:
+        specs = choices.specs(find_ruleset(row.ruleset), row.scenario)
+    except Exception:
+        return []
+    stored = dict(row.settings.get("options") or {})
+    menus = []
+    for spec in specs:
+        if not spec.choices or len(spec.choices) > 25:
+            return []  # too many values for a menu: /game choose with autocomplete does it
+        default = spec.choices[0][0]
+        if spec.per_seat:
+            for seat, holder in row.seats.items():
+                if holder is not None:
+                    current = (stored.get(spec.key) or {}).get(seat, default)
+                    menus.append(ChoiceSelect(row.id, seat, spec.key, spec, current))
+        else:
+            menus.append(ChoiceSelect(row.id, "", spec.key, spec, stored.get(spec.key, default)))
+    return menus
 
 
 def decision_view(played: Played) -> discord.ui.View | None:

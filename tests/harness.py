@@ -14,6 +14,7 @@ Usage::
         r.embeds[0]["title"]; r.ephemeral; r.files  # [(name, bytes)]
         choices = await h.autocomplete("do", "command", user=ALICE, command="mo")
         await h.click("esc:r:1:12:dodge", user=BOB)
+        await h.select("esc:opt:1:p2:role", ["thief"], user=BOB)
 """
 
 from __future__ import annotations
@@ -535,6 +536,16 @@ class Harness:
         payload = self._base(3, user, channel or int(message["channel_id"]), None)
         payload["message"] = message
         payload["data"] = {"custom_id": custom_id, "component_type": 2}
+        return self._final(await self.feed(payload), payload)
+
+    async def select(
+        self, custom_id: str, values: list[str], *, user: int, channel: int | None = None
+    ) -> Reply:
+        """Pick ``values`` in a select menu of a captured message."""
+        message = self.find_message(custom_id)
+        payload = self._base(3, user, channel or int(message["channel_id"]), None)
+        payload["message"] = message
+        payload["data"] = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
         return self._final(await self.feed(payload), payload)
 
     def _final(self, replies: list[Reply], payload: dict[str, Any]) -> Reply:

@@ -240,13 +240,17 @@ async def test_simultaneous_choices_stay_hidden(harness: Harness) -> None:
     RULESETS["guess"] = Guess()
     try:
         await h.slash("game new", user=ALICE, ruleset="guess", opponent=BOB)
-        await h.slash("game start", user=ALICE)
+        start = await h.slash("game start", user=ALICE)
+        # The round opens with one message pinging both players and listing each one's options.
+        assert f"<@{ALICE}>" in start.content and f"<@{BOB}>" in start.content
+        assert "Pick 3" in start.text and "everyone chooses" in start.text
         public_start = len(h.replies)
         mine = await h.slash("do", user=ALICE, command="pick 3")
         assert mine.ephemeral and "pick 3" in mine.content  # only Alice sees her choice
         public = [r for r in h.replies[public_start:] if not r.ephemeral]
         assert public and all("pick 3" not in r.text for r in public)
-        assert "hidden choice" in public[0].text and f"<@{BOB}>" in public[0].content
+        # Bob was told when the round opened; he answers in his own time and is not pinged again.
+        assert "hidden choice" in public[0].text and f"<@{BOB}>" not in public[0].content
         log = await h.slash("game log", user=BOB, events=True)
         assert "pick 3" not in log.content and "hidden choice" in log.content
         await h.slash("do", user=BOB, command="pick 2")

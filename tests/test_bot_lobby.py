@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.games import BOT
+from engine import RULESETS
 from tests.harness import ALICE, BOB, CAROL, CHANNEL, MANAGE_CHANNELS, Harness, png_size
 
 
@@ -125,6 +126,8 @@ async def test_concede_log_status_rules(harness: Harness) -> None:
 
 async def test_new_autocomplete_and_bad_scenario(harness: Harness) -> None:
     h = harness
+    # The test-only rulesets of other modules are registered only while their tests run.
+    assert not {"testsim", "testduo", "duel", "guess"} & set(RULESETS)
     scen = await h.autocomplete("game new", "scenario", user=ALICE, ruleset="escape", scenario="ev")
     assert [c["value"] for c in scen] == ["evasion"]
     bad = await h.slash("game new", user=ALICE, ruleset="escape", scenario="moon")

@@ -23,7 +23,7 @@ async def test_migrations_wal_and_reopen(tmp_path: Path) -> None:
     await store.close()
     again = await make(tmp_path)  # applying migrations twice is harmless
     async with again.db.execute("SELECT version FROM schema_migrations") as cur:
-        assert [r[0] for r in await cur.fetchall()] == [1]
+        assert [r[0] for r in await cur.fetchall()] == [1, 2]
     await again.close()
 
 
@@ -93,4 +93,35 @@ async def test_notifications_replace_and_due(tmp_path: Path) -> None:
     assert [n.kind for n in due] == ["reminder"]
     await store.mark_sent(due[0].id, 20.0)
     assert await store.due_notifications(20.0) == []
+    await store.close()
+
+
+async def test_campaign_records_written_with_the_last_command(tmp_path: Path) -> None:
+    store = await make(tmp_path)
+    row = await store.create_game(
+        guild_id="g1", channel_id="c", ruleset="duo", scenario=None, creator_id="u", seats={"a": "u"}, now=0.0
+    )
+    assert await store.campaign_records("g1", "duo") == {}
+    cmd = [LoggedCommand("a", "u", "win", [], "i1")]
+    await store.update_game(row.id, expected_version=0, now=5.0, commands=cmd, campaign={"u": {"wins": 1}})
+    got = await store.campaign_records("g1", "duo", ["u", "v"])
+    assert list(got) == ["u"] and got["u"].record == {"wins": 1} and got["u"].game_id == row.id
+    assert got["u"].updated_at == 5.0
+    # Another server, another ruleset: separate records.
+    assert await store.campaign_records("g2", "duo") == {}
+    assert await store.campaign_records("g1", "other") == {}
+    # A refused update (stale version) writes no campaign either; a later one replaces the record.
+    stale = await store.update_game(row.id, expected_version=0, now=6.0, campaign={"u": {"wins": 9}})
+    assert stale is None
+    assert (await store.campaign_records("g1", "duo"))["u"].record == {"wins": 1}
+    await store.update_game(row.id, expected_version=1, now=7.0, campaign={"u": {"wins": 2}, "*": {"n": 1}})
+    both = await store.campaign_records("g1", "duo")
+    assert {k: r.record for k, r in both.items()} == {"u": {"wins": 2}, "*": {"n": 1}}
+    assert await store.campaign_records("g1", "duo", []) == {}
+    # A game outside a server keeps its records under the empty guild id.
+    dm = await store.create_game(
+        guild_id=None, channel_id="d", ruleset="duo", scenario=None, creator_id="u", seats={"a": "u"}, now=0.0
+    )
+    await store.update_game(dm.id, expected_version=0, now=1.0, campaign={"*": {"n": 3}})
+    assert (await store.campaign_records(None, "duo"))["*"].record == {"n": 3}
     await store.close()

@@ -13,7 +13,7 @@ from bot import present
 from bot.errors import Refusal
 from bot.games import BOT
 from bot.views import lobby_view
-from engine import RULESETS, find_ruleset
+from engine import RULESETS, OptionSpec, find_ruleset
 
 if TYPE_CHECKING:
     from bot.client import EscapadeBot
@@ -125,13 +125,21 @@ class Lobby(commands.Cog):
             return []
         return choices([(f"{i.name} — {i.summary}", i.id) for i in rs.scenarios()], current)
 
-    @game.command(name="join", description="Take a seat in this channel's lobby")
-    @app_commands.describe(seat="Which seat (default: the first empty one)")
-    async def join(self, interaction: discord.Interaction, seat: str | None = None) -> None:
-        """Seat the caller."""
-        row, taken = await self.bot.games.join(channel_key(interaction), str(interaction.user.id), seat)
+    @game.command(name="join", description="Take a seat in this channel's lobby (or give one to the game)")
+    @app_commands.describe(
+        seat="Which seat (default: the first empty one); you may hold several",
+        bot="Give this seat to the game's own player instead of taking it",
+    )
+    async def join(
+        self, interaction: discord.Interaction, seat: str | None = None, bot: bool = False
+    ) -> None:
+        """Seat the caller, or the game's own player."""
+        row, taken = await self.bot.games.join(
+            channel_key(interaction), str(interaction.user.id), seat, for_bot=bot
+        )
+        said = f"🤖 The game plays {taken}." if bot else f"<@{interaction.user.id}> takes {taken}."
         await interaction.response.send_message(
-            f"<@{interaction.user.id}> takes {taken}.",
+            said,
             embed=present.lobby_embed(row),
             view=lobby_view(row),
             allowed_mentions=discord.AllowedMentions.none(),
@@ -147,16 +155,82 @@ class Lobby(commands.Cog):
             return []
         return choices([(s, s) for s, who in row.seats.items() if who in (None, BOT)], current)
 
-    @game.command(name="leave", description="Give up your seat in the lobby")
-    async def leave(self, interaction: discord.Interaction) -> None:
+    @game.command(name="leave", description="Give up your seats in the lobby (or one seat)")
+    @app_commands.describe(seat="Only this seat (one of yours, or one the game holds)")
+    async def leave(self, interaction: discord.Interaction, seat: str | None = None) -> None:
         """Free the caller's seats."""
-        row = await self.bot.games.leave(channel_key(interaction), str(interaction.user.id))
+        row = await self.bot.games.leave(channel_key(interaction), str(interaction.user.id), seat)
         await interaction.response.send_message(
             f"<@{interaction.user.id}> leaves the lobby.",
             embed=present.lobby_embed(row),
             view=lobby_view(row),
             allowed_mentions=discord.AllowedMentions.none(),
         )
+
+    @leave.autocomplete("seat")
+    async def leave_seat(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The caller's seats and the game's."""
+        row = await self.bot.games.live(channel_key(interaction))
+        if row is None or row.status != "lobby":
+            return []
+        user = str(interaction.user.id)
+        return choices([(s, s) for s, who in row.seats.items() if who in (user, BOT)], current)
+
+    @game.command(name="choose", description="Make a lobby choice (a squad, a character, ...)")
+    @app_commands.describe(
+        option="Which choice", value="What you choose", seat="Which of your seats (if you hold several)"
+    )
+    async def choose(
+        self, interaction: discord.Interaction, option: str, value: str, seat: str | None = None
+    ) -> None:
+        """Record a choice for the game about to start; the lobby message shows every choice."""
+        row, said = await self.bot.games.choose(
+            channel_key(interaction), str(interaction.user.id), option, value, seat
+        )
+        await interaction.response.send_message(
+            f"<@{interaction.user.id}> chooses {said}.",
+            embed=present.lobby_embed(row),
+            view=lobby_view(row),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @choose.autocomplete("option")
+    async def choose_option(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The lobby's choices (per seat or for the whole game)."""
+        row = await self.bot.games.live(channel_key(interaction))
+        if row is None or row.status != "lobby":
+            return []
+        specs = option_specs(row.ruleset, row.scenario)
+        return choices([(f"{s.label}{' (per seat)' if s.per_seat else ''}", s.key) for s in specs], current)
+
+    @choose.autocomplete("value")
+    async def choose_value(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The chosen option's values (name: label, value: the value)."""
+        row = await self.bot.games.live(channel_key(interaction))
+        if row is None or row.status != "lobby":
+            return []
+        from bot.choices import find_spec
+
+        spec = find_spec(find_ruleset(row.ruleset), row.scenario, str(interaction.namespace.option or ""))
+        if spec is None:
+            return []
+        return choices([(label, value) for value, label in spec.choices], current)
+
+    @choose.autocomplete("seat")
+    async def choose_seat(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The caller's seats."""
+        row = await self.bot.games.live(channel_key(interaction))
+        if row is None:
+            return []
+        return choices([(s, s) for s in self.bot.games.seats_of(row, str(interaction.user.id))], current)
 
     @game.command(name="start", description="Start the lobby's game")
     @app_commands.describe(bot="Let the game itself play the empty seats")
@@ -211,15 +285,29 @@ class Lobby(commands.Cog):
         lines = await self.bot.store.command_log(row.id, last)
         await interaction.response.send_message(present.log_text(row, lines, events=events), ephemeral=True)
 
-    @game.command(name="concede", description="Give up the game")
-    async def concede(self, interaction: discord.Interaction) -> None:
-        """The caller's seats lose."""
-        row = await self.bot.games.concede(channel_key(interaction), str(interaction.user.id))
+    @game.command(name="concede", description="Give up the game (or one of your seats)")
+    @app_commands.describe(seat="Only this seat (default: all of yours)")
+    async def concede(self, interaction: discord.Interaction, seat: str | None = None) -> None:
+        """The caller's seats lose; in a game of more than two seats the game's player takes them over."""
+        row, played = await self.bot.games.concede(channel_key(interaction), str(interaction.user.id), seat)
+        if played is not None:
+            await self.bot.reply_played(interaction, played, note=f"<@{interaction.user.id}> concedes: 🤖 the game plays their seats now.")  # fmt: skip
+            return
         assert row.result is not None
         await interaction.response.send_message(
             f"Game #{row.id} is over. {present.result_text(row, row.result)}",
             allowed_mentions=discord.AllowedMentions.none(),
         )
+
+    @concede.autocomplete("seat")
+    async def concede_seat(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The caller's seats."""
+        row = await self.bot.games.live(channel_key(interaction))
+        if row is None:
+            return []
+        return choices([(s, s) for s in self.bot.games.seats_of(row, str(interaction.user.id))], current)
 
     @game.command(name="abort", description="Stop the game without a result (creator or Manage Channels)")
     async def abort(self, interaction: discord.Interaction) -> None:
@@ -304,6 +392,16 @@ class Lobby(commands.Cog):
         if row is None:
             return []
         return choices([(s, s) for s in self.bot.games.seats_of(row, str(interaction.user.id))], current)
+
+
+def option_specs(ruleset_id: str, scenario: str | None) -> list[OptionSpec]:
+    """The lobby choices of a stored game's ruleset and scenario (none if the ruleset is gone)."""
+    from bot.choices import specs
+
+    try:
+        return specs(find_ruleset(ruleset_id), scenario)
+    except Exception:
+        return []
 
 
 def policy_commands(help_text: str) -> list[str]:

@@ -1,5 +1,6 @@
-"""Playing: ``/do command:`` (any command, autocompleted from the engine's legal commands) and the
-convenience verbs ``/move``, ``/attack`` and ``/end`` that build the same command text."""
+"""Playing: ``/do command:`` (any command, autocompleted from the engine's legal commands), ``/act verb:
+details:`` (the same, picked by verb then details, for any ruleset) and the convenience verbs ``/move``,
+``/attack`` and ``/end`` that build the same command text."""
 
 from __future__ import annotations
 
@@ -53,7 +54,10 @@ class Play(commands.Cog):
         items = []
         for seat, c in pairs:
             name = c.label or c.text
-            items.append((f"[{seat}] {name}" if many_seats else name, c.text))
+            if many_seats:  # the value names the seat too, so the pick says who acts
+                items.append((f"[{seat}] {name}", f"[{seat}] {c.text}"))
+            else:
+                items.append((name, c.text))
         return choices(items, current)
 
     async def _seats(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -79,6 +83,48 @@ class Play(commands.Cog):
             if all(v != value for _n, v in seen):
                 seen.append((value if index == 0 else f"{value} — {c.label}" if c.label else value, value))
         return choices(seen, current)
+
+    @app_commands.command(name="act", description="Pick what to do by kind, then which one (any game)")
+    @app_commands.describe(
+        verb="What kind of action (from what you may do now)",
+        details="Which one (the rest of the command)",
+        seat="Which of your seats acts",
+    )
+    @app_commands.guild_only()
+    async def act(
+        self, interaction: discord.Interaction, verb: str, details: str | None = None, seat: str | None = None
+    ) -> None:
+        """Play ``VERB DETAILS``: the same command text /do would take, picked in two short lists."""
+        await self._play(interaction, f"{verb} {details or ''}".strip(), seat)
+
+    @act.autocomplete("verb")
+    async def act_verb(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The verbs of the caller's legal commands now, with how many commands each has."""
+        pairs = await self.bot.games.legal(
+            channel_key(interaction), str(interaction.user.id), getattr(interaction.namespace, "seat", None)
+        )
+        counts: dict[str, int] = {}
+        for _seat, c in pairs:
+            counts[c.verb] = counts.get(c.verb, 0) + 1
+        return choices([(f"{v} ({n})" if n > 1 else v, v) for v, n in counts.items()], current)
+
+    @act.autocomplete("details")
+    async def act_details(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The rest of each legal command with the chosen verb (name: its label)."""
+        pairs = await self.bot.games.legal(
+            channel_key(interaction), str(interaction.user.id), getattr(interaction.namespace, "seat", None)
+        )
+        verb = str(getattr(interaction.namespace, "verb", "") or "").strip().lower()
+        items: list[tuple[str, str]] = []
+        for _seat, c in pairs:
+            rest = " ".join(c.args)
+            if c.verb == verb and rest and all(v != rest for _n, v in items):
+                items.append((c.label or rest, rest))
+        return choices(items, current)
 
     @app_commands.command(name="move", description="Move a unit (builds 'move UNIT TO')")
     @app_commands.describe(unit="Who moves", to="Where to", seat="Which of your seats acts")
@@ -131,6 +177,7 @@ class Play(commands.Cog):
         """Play ``end``."""
         await self._play(interaction, "end", seat)
 
+    @act.autocomplete("seat")
     @move.autocomplete("seat")
     @attack.autocomplete("seat")
     @end.autocomplete("seat")

@@ -1,0 +1,1251 @@
+"""The heist's commands: what each seat may type now, checking a command, and playing it.
+
+Planning: ``plan``/``unplan <hex>``, ``start <exit>``, ``tunnel <hex>``, ``buy``/``sell``/``equip <item>``,
+``ready``. Each round: ``act <action>``, then its sub-actions one at a time (``move``, ``unlock``,
+``subdue``, ``disable``, ``reveal <hex>``, ``idea``, ``loot``, ``crack``), ``done`` or ``undo``; free at any
+time: ``take``/``drop``/``give``, ``open <door>``, ``escort``, ``escape``, ability commands. Escape:
+``run [via <hex>]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.core import Command, Event
+from engine.errors import IllegalCommand, NotYourTurn, UnknownCommand
+from engine.rulesets.heist import npcs as N
+from engine.rulesets.heist import rules as R
+from engine.rulesets.heist.state import CAMERA, GUARD, LOCK, HeistState, Player, Tile
+
+Args = tuple[str, ...]
+ACTION_VERBS = {"move": "M", "unlock": "U", "subdue": "S", "disable": "D", "reveal": "R"}
+PLAIN_VERBS = {"idea": "I", "loot": "L", "crack": "U"}
+LOOT_WORDS = ("cash", "jewel", "docs", "usb", "keycard")
+
+
+def norm(word: str) -> str:
+    """A typed word as an id: lower case, dashes and spaces to underscores."""
+    return word.strip().lower().replace("-", "_")
+
+
+def player(st: HeistState, seat: str) -> Player:
+    """The seat's character. Raises NotYourTurn for a seat not in this heist."""
+    p = st.players.get(seat)
+    if p is None:
+        raise NotYourTurn(f"{seat} has no character in this heist.")
+    return p
+
+
+def tile_arg(st: HeistState, text: str) -> str:
+    """A hex name on this board. Raises IllegalCommand if it is not a tile now."""
+    from engine.geometry import hexgrid as H
+
+    b = R.board(st)
+    cell = H.parse_cell(text, b.width, b.height)
+    name = H.cell_name(cell)
+    if not R.alive(st, name) and name not in b.tunnels:
+        raise IllegalCommand(f"{name} is not a tile on this board (a gap, or removed by a lockdown).")
+    return name
+
+
+# --- legality helpers ---------------------------------------------------------------------------------
+
+
+def move_targets(st: HeistState, p: Player) -> list[str]:
+    """Tiles a ➜ may take the character to now (adjacent, planned or an exit, not locked)."""
+    if not can_leave(st, p):
+        return []
+    near = set(R.nbrs(st, p.pos))
+    if "vent" in p.flags:
+        near.update(m for m in R.board(st).gap_across.get(p.pos, ()) if R.alive(st, m))
+    outs = R.exits(st)
+    return sorted(m for m in near if (m in outs or m in p.plans) and not R.locked(st, m))
+
+
+def imprisoned(st: HeistState, p: Player) -> bool:
+    """True while the character stands under a remote lock."""
+    t = st.tiles[p.pos]
+    return "remote_lock_x" in t.marks or "remote_lock_y" in t.marks
+
+
+def can_leave(st: HeistState, p: Player) -> bool:
+    """False while an unsubdued guard holds the character, or a remote lock imprisons it."""
+    t = st.tiles[p.pos]
+    if "remote_lock_x" in t.marks or "remote_lock_y" in t.marks:
+        return False
+    return not R.guards(st, p.pos) or "slip" in p.flags
+
+
+def why_not_move(st: HeistState, p: Player, to: str) -> str:
+    """Why a ➜ to ``to`` is refused, in words."""
+    if not can_leave(st, p):
+        if R.guards(st, p.pos):
+            return f"an unsubdued guard at {p.pos} holds {p.nickname}: subdue him first"
+        return f"{p.nickname} is shut in by a remote lock"
+    near = set(R.nbrs(st, p.pos))
+    if "vent" in p.flags:
+        near.update(R.board(st).gap_across.get(p.pos, ()))
+    if to not in near:
+        return f"{to} is not next to {p.pos}"
+    if R.locked(st, to):
+        return f"{to} is locked"
+    return f"{to} is not on {p.nickname}'s plan (a ➜ must land on one of your planning tokens or an exit)"
+
+
+def unlock_targets(st: HeistState, p: Player) -> list[str]:
+    """Adjacent locked tiles (lock chits)."""
+    return sorted(m for m in R.nbrs(st, p.pos) if R.chits(st, m, LOCK))
+
+
+def reach(st: HeistState, p: Player) -> list[str]:
+    """The character's tile and its neighbours."""
+    return [p.pos, *R.nbrs(st, p.pos)]
+
+
+def subdue_targets(st: HeistState, p: Player) -> list[str]:
+    """Tiles on or next to the character with an unsubdued guard."""
+    return sorted(m for m in reach(st, p) if R.guards(st, m))
+
+
+def disable_targets(st: HeistState, p: Player) -> list[str]:
+    """Tiles on or next to the character with a live camera."""
+    return sorted(m for m in reach(st, p) if R.chits(st, m, CAMERA))
+
+
+def reveal_targets(st: HeistState) -> list[str]:
+    """Unknown security tiles anywhere on the board."""
+    return sorted(n for n, t in st.tiles.items() if t.unknown and R.alive(st, n))
+
+
+def on_safe(st: HeistState, p: Player) -> bool:
+    """True when the character stands on the safe."""
+    return "safe" in st.tiles[p.pos].marks
+
+
+def can_crack(st: HeistState, p: Player) -> bool:
+    """🔓 may become 🧩: on the safe with Safecracking tools or a Plasma torch, or next to a torch-bearer on it."""
+    if "U" not in p.left:
+        return False
+    mine = {"safecracking_tools", "plasma_torch"} & set(p.items)
+    if mine and on_safe(st, p):
+        return True
+    for q in R.in_play(st):
+        if q is not p and "plasma_torch" in q.items and on_safe(st, q) and q.pos in reach(st, p):
+            return True
+    return False
+
+
+def take_targets(st: HeistState, p: Player) -> list[tuple[str, str]]:
+    """(what, tile) pairs the character may pick up now."""
+    spots = [p.pos]
+    if "larceny" in p.flags:
+        spots += [m for m in R.nbrs(st, p.pos) if not R.locked(st, m)]
+    out = []
+    for n in spots:
+        for what in R.loot_on(st, n):
+            out.append((what, n))
+    return out
+
+
+# --- the command table ----------------------------------------------------------------------------------
+
+
+def legal(st: HeistState, seat: str) -> list[Command]:
+    """Every command the seat may play now."""
+    p = st.players.get(seat)
+    if p is None or st.phase == "over":
+        return []
+    if st.phase == "plan":
+        return legal_plan(st, p)
+    if st.phase == "escape":
+        return legal_escape(st, p)
+    return legal_action(st, p)
+
+
+def legal_plan(st: HeistState, p: Player) -> list[Command]:
+    """The planning commands of a player."""
+    if p.ready:
+        return []
+    out: list[Command] = []
+    b = R.board(st)
+    limit = plan_limit(st, p)
+    if len(p.plans) < limit:
+        for n in sorted(b.tiles):
+            if n not in p.plans and plannable(st, n):
+                out.append(Command("plan", (n,), f"Plan {n} ({len(p.plans) + 1}/{limit})"))
+    out += [Command("unplan", (n,), f"Take the planning token off {n}") for n in p.plans]
+    for e in sorted(R.exits(st)) if "inmate" not in p.used else []:
+        if e != p.pos and start_room(st, e):
+            out.append(Command("start", (e,), f"Start at the exit {e}"))
+    if tunnels_left(st):
+        out += [
+            Command("tunnel", (t,), f"Open a tunnel entrance at {t}")
+            for t in sorted(b.tunnels)
+            if t not in st.exits
+        ]
+    for item in shop_items(st):
+        cost = price(st, item)
+        if cost <= st.team_cash:
+            out.append(Command("buy", (item,), f"Buy {R.C().items[item].name} for ${cost}k"))
+    for item in p.items:
+        out.append(Command("sell", (item,), f"Sell {R.C().items[item].name} for ${sell_price(st, item)}k"))
+    out += fixer_commands(st, p)
+    if p.pos:
+        out.append(Command("ready", (), "Finish planning"))
+    return out
+
+
+BRIBE_COSTS = (2, 1, 1)  # Beat Cop: 1/2/3 guards for $2k/$3k/$4k in all
+INSERT_COSTS = (3, 2, 1)  # Retired Mastermind: 1/2/3 cards for $3k/$5k/$6k in all
+
+
+def fixer_commands(st: HeistState, p: Player) -> list[Command]:
+    """Planning help from fixers and items: scouting, bribes, diversions, extra Mastermind events."""
+    out = []
+    unknown = reveal_targets(st)
+    if unknown and ("building_schematics" in p.items or ("visage" in st.fixers and st.team_cash >= 1)):
+        how = "Building Schematics" if "building_schematics" in p.items else "Visage, $1k"
+        out += [Command("scout", (n,), f"Scout {n} ({how})") for n in unknown]
+    bribes = st.bought.count("bribe")
+    if "beat_cop" in st.fixers and bribes < 3 and "guard" in st.bag and st.team_cash >= BRIBE_COSTS[bribes]:
+        out.append(
+            Command("bribe", (), f"Beat Cop: a guard in the bag becomes a blank (${BRIBE_COSTS[bribes]}k)")
+        )
+    inside = R.heist(st).objective.npc_escapes or "breakout" in R.heist(st).modules
+    if (
+        "prison_guard" in st.fixers
+        and inside
+        and "payoff" not in st.bought
+        and st.bag.count("lock") >= 2
+        and st.team_cash >= 3
+    ):
+        out.append(Command("payoff", (), "Prison Guard: two locks in the bag become blanks ($3k)"))
+    if "diversion_specialist" in st.fixers and st.decoys < 4 and st.team_cash >= 1:
+        out.append(Command("decoy", (), "Diversion Specialist: a $1k diversion takes one noise"))
+    if "bookie" in st.fixers and not any(b.startswith("bet:") for b in st.bought):
+        out += [Command("bet", (str(k),), f"Bookie: bet ${k}k that everyone gets out and the job is done")
+                for k in range(1, min(8, st.team_cash) + 1)]  # fmt: skip
+    tokens = st.bag.count("idea2") + st.bag.count("idea3")
+    if "the_architect" in st.fixers and tokens < 2:
+        kind, cost = ("idea2", 2) if "idea2" not in st.bag else ("idea3", 3)
+        if st.team_cash >= cost:
+            out.append(
+                Command("floorplan", (), f"The Architect: a {kind[-1]}-idea token into the bag (${cost}k)")
+            )
+    if "shell" in st.fixers and "shell" not in st.bought and st.team_cash >= 3:
+        out.append(Command("shell", (), "Shell: cameras found while scouting start disabled ($3k)"))
+    inserts = st.bought.count("insert")
+    if "retired_mastermind" in st.fixers and inserts < 3 and st.team_cash >= INSERT_COSTS[inserts]:
+        for card in ("M1", "M2", "M3"):
+            if card not in st.deck and card not in st.discard:
+                out += [Command("insert", (card.lower(), str(i + 1)), f"Put {card} at position {i + 1} of the deck")
+                        for i in range(len(st.deck))]  # fmt: skip
+    return out
+
+
+def legal_action(st: HeistState, p: Player) -> list[Command]:
+    """The Action-phase commands of a player."""
+    if p.status != "in":
+        return []
+    out: list[Command] = []
+    if not p.action:
+        for o in R.options(st, p):
+            out.append(Command("act", (o.key,), R.option_label(o)))
+    elif not p.done:
+        left = p.left
+        if imprisoned(st, p):
+            left = "".join(c for c in left if c not in "MUSD")  # shut in: only 💡 💰 🔍
+        if "M" in left:
+            out += [Command("move", (m,), f"➜ to {m}") for m in move_targets(st, p)]
+        if "U" in left:
+            out += [Command("unlock", (m,), f"🔓 {m}") for m in unlock_targets(st, p)]
+            if can_crack(st, p):
+                out.append(Command("crack", (), "🧩 work on the safe"))
+        if "S" in left:
+            out += [Command("subdue", (m,), f"👊 the guard at {m}") for m in subdue_targets(st, p)]
+        if "D" in left:
+            out += [Command("disable", (m,), f"📷 the camera at {m}") for m in disable_targets(st, p)]
+        if "R" in left:
+            out += [Command("reveal", (m,), f"🔍 {m}") for m in reveal_targets(st)]
+        if "I" in left:
+            out.append(Command("idea", (), "💡 gain an idea"))
+        if "L" in left:
+            out.append(Command("loot", (), "💰 take $1k"))
+        if p.proxy:
+            out += proxy_commands(st, p)
+        if "efficient_picker" in R.abilities(p) and p.picks < p.unlocks and p.ideas >= 1:
+            out.append(Command("efficient", (), "Efficient picker: pay 💡 for ➜🔊"))
+        if p.action == "toss_loot":
+            out += toss_commands(st, p)
+        out.append(Command("done", (), "Finish this action"))
+        if p.seat in st.undo:
+            out.append(Command("undo", (), "Take this action back"))
+    out += free_commands(st, p)
+    return out
+
+
+def free_commands(st: HeistState, p: Player) -> list[Command]:
+    """Commands that cost no action: loot handling, doors, escorts, abilities, calling the escape."""
+    out = []
+    for what, n in take_targets(st, p):
+        args = (what,) if n == p.pos else (what, n)
+        out.append(Command("take", args, f"Pick up {what}" + (f" from {n}" if n != p.pos else "")))
+    for what in R.carried(p):
+        out.append(Command("drop", (what,), f"Drop {what} at {p.pos}"))
+        for q in R.in_play(st):
+            if q is not p and q.pos == p.pos:
+                out.append(Command("give", (what, q.seat), f"Hand {what} to {q.nickname}"))
+    if "keycard" in p.loot:
+        out += [Command("open", (m,), f"Open the keycard door at {m}") for m in R.nbrs(st, p.pos)
+                if "keycard_door" in st.tiles[m].marks]  # fmt: skip
+    for npc in st.npcs:
+        if npc.kind == "hostage" and npc.status == "in" and not npc.active and npc.pos == p.pos:
+            out.append(Command("escort", (), "Take the hostage"))
+    out += N.legal(st)
+    if st.phase == "action":
+        if not st.escape_called:
+            out.append(Command("escape", (), "Call the escape (after this round's Event phase)"))
+        ab = R.abilities(p)
+        if p.spare:
+            out += [Command("plan", (n,), f"Re-plan a token onto {n}") for n in sorted(st.tiles)
+                    if n not in p.plans and plannable(st, n)]  # fmt: skip
+        if "there_are_better_ways" in ab and "slip" not in p.flags and p.ideas >= 1:
+            out.append(Command("slip", (), "There are better ways: pay 💡 to leave guarded tiles this round"))
+        if ({"larcenist", "swindler"} & ab) and "larceny" not in p.flags and p.ideas >= 1:
+            out.append(Command("larceny", (), "Pay 💡 to handle loot on an adjacent tile this round"))
+        if "vent_crawl" in ab and "vent" not in p.flags and p.action and not p.done:
+            out.append(Command("vent", (), "Vent crawl: pay 🔊🔊🔊🔊 to move across one gap this round"))
+        code = "i_can_haz_teh_codes" in ab and p.ideas >= 2 or "has_the_code" in ab
+        if code and "codes" not in p.used and any(R.chits(st, n, CAMERA) for n in st.tiles):
+            out.append(Command("codes", (), "Reveal every tile next to a known live camera"))
+        if ({"change_of_plans", "alright_new_plan"} & ab) and "newplan" not in p.used and p.ideas >= 2:
+            out.append(Command("newplan", (), "Change the plan: move planning tokens"))
+        moves = replans(p)
+        if moves:
+            for a in p.plans:
+                for b in R.nbrs(st, a):
+                    if b not in p.plans and plannable(st, b):
+                        out.append(Command("replan", (a, b), f"Move your token from {a} to {b}"))
+        if "old_friend" in st.fixers and R.outdoors(st, p) and p.ideas >= 2:
+            out += [Command("teamwork", (q.seat,), f"Old Friend: pay 💡💡 to give {q.nickname} 💡")
+                    for q in R.in_play(st) if q is not p]  # fmt: skip
+    return out
+
+
+def legal_escape(st: HeistState, p: Player) -> list[Command]:
+    """The escape commands of a player."""
+    if p.status != "in":
+        return []
+    out = [Command("run", (), "Run for the nearest exit")]
+    for n in sorted(st.tiles):
+        if n != p.pos and R.alive(st, n) and R.loot_on(st, n):
+            out.append(Command("run", ("via", n), f"Run out by way of {n}, picking up what lies there"))
+    for what in R.carried(p):
+        out.append(Command("drop", (what,), f"Drop {what} at {p.pos}"))
+        for q in R.in_play(st):
+            if q is not p and q.pos == p.pos:
+                out.append(Command("give", (what, q.seat), f"Hand {what} to {q.nickname}"))
+    ab = R.abilities(p)
+    if "pick_under_pressure" in ab and p.ideas >= 1:
+        out += [
+            Command("force", (m,), f"Pick under pressure: pay 💡 to unlock {m}")
+            for m in unlock_targets(st, p)
+        ]
+    out += N.legal(st)
+    pinch = ("good_in_a_pinch" in ab and "pinch" not in p.used) or "great_in_a_pinch" in ab
+    if pinch and p.ideas >= 2:
+        out += [
+            Command("pinch", (q.seat,), f"Pay 💡💡 to give {q.nickname} 💡")
+            for q in R.in_play(st)
+            if q is not p
+        ]
+    return out
+
+
+# --- planning helpers ---------------------------------------------------------------------------------
+
+
+def plannable(st: HeistState, n: str) -> bool:
+    """A planning token may go on any building tile on the board (exits need none)."""
+    t = R.board(st).tiles[n]
+    return t.kind in ("blank", "security") and R.alive(st, n)
+
+
+def plan_limit(st: HeistState, p: Player) -> int:
+    """The character's planning memory (+2 with the Master Plan Copy)."""
+    return R.character(p).planning_memory + (2 if "master_plan_copy" in p.items else 0)
+
+
+def start_room(st: HeistState, e: str) -> bool:
+    """True while an exit has room for another starting character."""
+    limit = R.heist(st).entrance_limit
+    return limit is None or sum(1 for q in st.players.values() if q.pos == e) < limit
+
+
+def tunnels_left(st: HeistState) -> bool:
+    """True while another tunnel entrance may be opened."""
+    b = R.board(st)
+    if not b.tunnels:
+        return False
+    allowed = 2 if any(r.id in ("two_tunnels",) for r in R.heist(st).rules) else 1
+    return len([e for e in st.exits if e in b.tunnels]) < allowed
+
+
+def shop_items(st: HeistState) -> list[str]:
+    """Items the shop sells now: shop cards plus discovered ones, while copies remain."""
+    owned: dict[str, int] = {}
+    for q in st.players.values():
+        for it in q.items:
+            owned[it] = owned.get(it, 0) + 1
+    out = []
+    for iid, item in R.C().items.items():
+        if (item.availability == "shop" or iid in st.shop) and owned.get(iid, 0) < item.copies:
+            out.append(iid)
+    return out
+
+
+def price(st: HeistState, item: str) -> int:
+    """What an item costs in the shop now, in $k."""
+    cost = R.C().items[item].cost_k
+    return max(0, cost - 1) if "pawn_shop_owner" in st.fixers else cost
+
+
+def sell_price(st: HeistState, item: str) -> int:
+    """What the shop pays for an item, in $k."""
+    cost = R.C().items[item].cost_k
+    return max(0, cost - 1) if "the_curator" in st.fixers else cost // 2
+
+
+def replans(p: Player) -> int:
+    """How many planning tokens the player may still move this round."""
+    for f in p.flags:
+        if f.startswith("replan:"):
+            return int(f.split(":")[1])
+    return 0
+
+
+def proxy_commands(st: HeistState, p: Player) -> list[Command]:
+    """Autopwn / Exploit: make another character subdue, disable or unlock from where it stands."""
+    out = []
+    verb = {"S": "subdue", "D": "disable", "U": "unlock"}
+    for q in R.in_play(st):
+        if q is p:
+            continue
+        for letter in sorted(set(p.proxy)):
+            if letter == "*":
+                continue
+            targets = {"S": subdue_targets, "D": disable_targets, "U": unlock_targets}[letter](st, q)
+            out += [
+                Command("hack", (q.seat, verb[letter], m), f"Have {q.nickname} {verb[letter]} {m}")
+                for m in targets
+            ]
+    return out
+
+
+def toss_commands(st: HeistState, p: Player) -> list[Command]:
+    """Toss loot: up to two tiles in a straight line, not over locks or gaps."""
+    out = []
+    b = R.board(st)
+    for what in R.carried(p):
+        for line in b.lines[p.pos]:
+            for m in line[:2]:
+                if not R.alive(st, m) or R.locked(st, m):
+                    break
+                out.append(Command("toss", (what, m), f"Toss {what} to {m}"))
+    return out
+
+
+# --- checking -----------------------------------------------------------------------------------------
+
+
+def check(st: HeistState, seat: str, text: str) -> Command:
+    """Parse ``text`` for ``seat`` and return the canonical command. Raises a RuleError naming the rule."""
+    p = player(st, seat)
+    words = text.strip().split()
+    if not words:
+        raise UnknownCommand("Type a command; the list of legal commands shows what you can do now.")
+    verb = norm(words[0])
+    args = tuple(words[1:])
+    if verb not in KNOWN:
+        raise UnknownCommand(f"'{words[0]}' is not a heist command. Try: {', '.join(sorted(KNOWN))}.")
+    if p.status != "in" and st.phase in ("action", "escape"):
+        raise NotYourTurn(f"{p.nickname} is {p.status} and takes no further part in this heist.")
+    cmd = canon(st, p, verb, args)
+    for c in legal(st, seat):
+        if c.text == cmd.text:
+            return c
+    raise IllegalCommand(refusal(st, p, verb, cmd))
+
+
+def canon(st: HeistState, p: Player, verb: str, args: Args) -> Command:
+    """The canonical form of a command (names normalised, cells resolved). Raises on malformed text."""
+    if verb in (
+        "move",
+        "unlock",
+        "subdue",
+        "disable",
+        "reveal",
+        "plan",
+        "unplan",
+        "start",
+        "tunnel",
+        "open",
+        "force",
+        "scout",
+    ):
+        if len(args) != 1:
+            raise UnknownCommand(f"'{verb}' takes one hex, like '{verb} d4'.")
+        return Command(verb, (tile_arg(st, args[0]),))
+    if verb in ("replan",):
+        if len(args) != 2:
+            raise UnknownCommand("'replan' takes two hexes: 'replan d4 d5' moves your token from d4 to d5.")
+        return Command(verb, (tile_arg(st, args[0]), tile_arg(st, args[1])))
+    if verb == "act":
+        if not args:
+            raise UnknownCommand("'act' needs an action name, like 'act walk'.")
+        return Command(verb, (norm("_".join(args)),))
+    if verb in ("buy", "sell", "equip"):
+        if not args:
+            raise UnknownCommand(f"'{verb}' needs an item name, like '{verb} cheap_picks'.")
+        return Command(verb, (norm("_".join(args)),))
+    if verb in ("take", "drop", "give"):
+        if not args:
+            raise UnknownCommand(f"'{verb}' needs what: cash, jewel, docs, usb, keycard or item:<name>.")
+        what = norm(args[0])
+        rest = tuple(norm(a) for a in args[1:])
+        if verb == "take" and rest:
+            rest = (tile_arg(st, rest[0]),)
+            if rest[0] == p.pos:
+                rest = ()
+        return Command(verb, (what, *rest))
+    if verb == "npc":
+        if not args:
+            raise UnknownCommand("'npc' takes what the NPC does: 'npc act crawl', 'npc move d4', 'npc done'.")
+        sub = norm(args[0])
+        rest = args[1:]
+        if sub == "act" and rest:
+            return Command(verb, ("act", norm("_".join(rest))))
+        if sub in ("move", "unlock", "subdue", "disable", "reveal") and len(rest) == 1:
+            return Command(verb, (sub, tile_arg(st, rest[0])))
+        if sub == "run" and len(rest) == 2 and norm(rest[0]) == "via":
+            return Command(verb, ("run", "via", tile_arg(st, rest[1])))
+        if sub in ("idea", "done", "run") and not rest:
+            return Command(verb, (sub,))
+        raise UnknownCommand(
+            "'npc' takes act <action>, move/unlock/subdue/disable/reveal <hex>, idea, done or run."
+        )
+    if verb == "bet":
+        if len(args) != 1 or not args[0].isdigit():
+            raise UnknownCommand("'bet' takes the amount in $k: 'bet 3'.")
+        return Command(verb, (str(int(args[0])),))
+    if verb == "insert":
+        if len(args) != 2 or not args[1].isdigit():
+            raise UnknownCommand("'insert' takes a Mastermind card and a deck position: 'insert m2 5'.")
+        return Command(verb, (norm(args[0]), str(int(args[1]))))
+    if verb in ("teamwork", "pinch"):
+        if len(args) != 1:
+            raise UnknownCommand(f"'{verb}' names the seat to help, like '{verb} p2'.")
+        return Command(verb, (norm(args[0]),))
+    if verb == "hack":
+        if len(args) != 3:
+            raise UnknownCommand("'hack' takes a seat, a sub-action and a hex: 'hack p2 subdue d4'.")
+        return Command(verb, (norm(args[0]), norm(args[1]), tile_arg(st, args[2])))
+    if verb == "toss":
+        if len(args) != 2:
+            raise UnknownCommand("'toss' takes what and where: 'toss jewel d4'.")
+        return Command(verb, (norm(args[0]), tile_arg(st, args[1])))
+    if verb == "run":
+        if not args:
+            return Command("run")
+        if len(args) == 2 and norm(args[0]) == "via":
+            return Command("run", ("via", tile_arg(st, args[1])))
+        raise UnknownCommand("Type 'run', or 'run via d4' to pass by a tile and pick up what lies there.")
+    if args:
+        raise UnknownCommand(f"'{verb}' takes nothing after it.")
+    return Command(verb)
+
+
+def refusal(st: HeistState, p: Player, verb: str, cmd: Command) -> str:
+    """Why a well-formed command is refused now, naming the rule."""
+    phase = st.phase
+    if phase == "over":
+        return "The heist is over."
+    if (
+        verb
+        in (
+            "plan",
+            "unplan",
+            "start",
+            "tunnel",
+            "buy",
+            "sell",
+            "ready",
+            "equip",
+            "scout",
+            "bribe",
+            "payoff",
+            "decoy",
+            "bet",
+            "floorplan",
+            "shell",
+            "insert",
+        )
+        and phase != "plan"
+    ):
+        if verb == "plan" and p.spare:
+            return f"{cmd.args[0]} cannot take a planning token (only building tiles, once each)."
+        return f"'{verb}' belongs to the planning (Part I); the heist is under way."
+    if phase == "plan":
+        if p.ready:
+            return f"{p.nickname} has finished planning; wait for the others."
+        if verb == "plan":
+            if len(p.plans) >= plan_limit(st, p):
+                return f"{p.nickname}'s planning memory is {plan_limit(st, p)}: every token is placed."
+            return f"{cmd.args[0]} cannot take a planning token (only building tiles, once each; exits need none)."
+        if verb == "start":
+            if cmd.args[0] not in R.exits(st):
+                return f"{cmd.args[0]} is not an entrance: characters start on an entrance."
+            return f"At most {R.heist(st).entrance_limit} characters may start on one entrance."
+        if verb == "ready":
+            return "Choose a starting entrance first ('start <hex>')."
+        if verb == "buy":
+            return "The shop has no such item for sale, or the team cannot afford it."
+        return f"'{verb}' is not possible in planning now."
+    if phase == "escape" and verb not in ("run", "drop", "give", "force", "pinch", "npc"):
+        return "The escape is on: only 'run', loot hand-offs and escape abilities are possible."
+    if phase == "action" and verb in ("run", "force", "pinch"):
+        return f"'{verb}' belongs to the escape."
+    if verb == "act":
+        if p.action:
+            return f"{p.nickname} already chose {p.action} this round (no second action; 'undo' may take it back)."
+        keys = [o.key for o in R.options(st, p)]
+        return (f"{p.nickname} cannot take '{cmd.args[0]}' with a die of {p.die} and {p.ideas} 💡 "
+                f"(each 💡 turns the die ±1). Options: {', '.join(keys)}.")  # fmt: skip
+    if verb in ACTION_VERBS or verb in PLAIN_VERBS or verb == "done":
+        if not p.action:
+            return f"{p.nickname} must choose an action first ('act <action>'); there is no passing."
+        if p.done:
+            return f"{p.nickname} has finished this round's action."
+        letter = ACTION_VERBS.get(verb) or PLAIN_VERBS.get(verb, "")
+        if letter and letter not in p.left:
+            return f"{p.action} has no {R.sym(letter)} left to play."
+        if verb == "move":
+            return f"No ➜ to {cmd.args[0]}: {why_not_move(st, p, cmd.args[0])}."
+        if verb == "unlock":
+            return f"🔓 needs a locked tile next to {p.nickname}."
+        if verb == "subdue":
+            return f"👊 needs an unsubdued guard on or next to {p.nickname}."
+        if verb == "disable":
+            return f"📷 needs a live camera on or next to {p.nickname}."
+        if verb == "reveal":
+            return f"🔍 needs an unknown security tile; {cmd.args[0]} is not one."
+        if verb == "crack":
+            return "🧩 needs the safe under you and Safecracking Tools or a Plasma Torch (or its bearer beside you)."
+    if verb == "undo":
+        return "Undo is only possible right after your own action, before anything unknown is revealed or anyone else acts."
+    if verb in ("take", "drop", "give", "toss"):
+        return f"There is no {cmd.args[0] if cmd.args else 'such loot'} to {verb} that way here."
+    return f"'{verb}' is not possible for {p.nickname} now."
+
+
+# --- playing ------------------------------------------------------------------------------------------
+
+
+def play(st: HeistState, seat: str, cmd: Command) -> list[Event]:
+    """Play a checked command and return the narration."""
+    p = st.players[seat]
+    ev: list[Event] = []
+    for other in list(st.undo):
+        if other != seat:
+            del st.undo[other]  # someone else acted: earlier actions can no longer be taken back
+    HANDLERS[cmd.verb](st, p, cmd.args, ev)
+    N.check_freed(st, ev)
+    if st.phase == "plan" and all(q.ready for q in st.players.values()):
+        begin_heist(st, ev)
+    elif st.phase == "action" and R.everyone_done(st):
+        R.event_phase(st, ev)
+    return ev
+
+
+def begin_heist(st: HeistState, ev: list[Event]) -> None:
+    """Part II starts: the first roll, and the first auto-reveals."""
+    ev.append(Event("The plan is set. The heist begins!", "phase"))
+    R.start_round(st, ev)
+
+
+def h_plan(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``plan``: place a planning token."""
+    p.plans.append(a[0])
+    if st.phase == "action":
+        p.spare -= 1
+    ev.append(Event(f"{p.nickname} plans {a[0]}.", "plan"))
+
+
+def h_unplan(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``unplan``: take a planning token back."""
+    p.plans.remove(a[0])
+    ev.append(Event(f"{p.nickname} takes the token off {a[0]}.", "plan"))
+
+
+def h_start(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``start``: choose the starting entrance."""
+    p.pos = a[0]
+    ev.append(Event(f"{p.nickname} will start at {a[0]}.", "plan"))
+
+
+def h_tunnel(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``tunnel``: open a tunnel entrance."""
+    st.exits.append(a[0])
+    st.tiles.setdefault(a[0], Tile())
+    ev.append(Event(f"A tunnel entrance is opened at {a[0]}.", "plan"))
+
+
+def h_buy(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``buy``: buy an item."""
+    cost = price(st, a[0])
+    st.team_cash -= cost
+    p.items.append(a[0])
+    ev.append(Event(f"{p.nickname} buys {R.C().items[a[0]].name} for ${cost}k.", "shop"))
+
+
+def h_sell(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``sell``: sell an item."""
+    gain = sell_price(st, a[0])
+    st.team_cash += gain
+    p.items.remove(a[0])
+    if a[0] not in st.shop:
+        st.shop.append(a[0])
+    ev.append(Event(f"{p.nickname} sells {R.C().items[a[0]].name} for ${gain}k.", "shop"))
+
+
+def h_ready(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``ready``: finish planning."""
+    p.ready = True
+    ev.append(Event(f"{p.nickname} is ready.", "plan"))
+
+
+def h_act(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``act``: commit to an action (snapshot for undo, special effects)."""
+    o = next(o for o in R.options(st, p) if o.key == a[0])
+    st.undo[p.seat] = st.to_data(with_undo=False)
+    R.commit(st, p, o, ev)
+    special = o.special
+    if special in ("autopwn", "exploit"):
+        p.proxy = "SDU" if special == "autopwn" else "SDU*"
+    elif special == "loop_footage":
+        st.flags.append("loop_footage")
+        ev.append(Event("Loop footage: cameras see nothing until the Event phase ends.", "action"))
+    elif special == "breach":
+        st.exits.append(p.pos)
+        st.escape_called = True
+        ev.append(Event(f"{p.nickname} blows a new exit at {p.pos}: the escape starts now!", "action"))
+        for q in R.in_play(st):
+            q.done = True
+        R.start_escape(st, ev)
+    elif special == "kill_pixels":
+        p.used.append("kill_pixels")
+        kill_pixels(st, p, ev)
+    elif special == "toss_flashbang":
+        for n in reach(st, p):
+            for c in R.chits(st, n, GUARD):
+                c.active = False
+            st.flags.append(f"stunned:{n}")
+        p.items.remove("flashbang")
+        ev.append(
+            Event(
+                f"{p.nickname} tosses a flashbang: every guard around is out cold until the Event phase ends.",
+                "action",
+            )
+        )
+    elif special == "tweak_plan":
+        p.items.remove("radio")
+        for q in st.players.values():
+            q.flags.append("replan:1")
+        ev.append(Event("Radio: every character may move one planning token by one hex.", "action"))
+    if o.source == "Cheap Picks":
+        p.flags.append("breakable")
+
+
+def kill_pixels(st: HeistState, p: Player, ev: list[Event]) -> None:
+    """Laser burst: disable known cameras up to two hexes away in straight lines, 🔊 per hex."""
+    hit = []
+    for line in R.board(st).lines[p.pos]:
+        for m in line[:2]:
+            for c in R.chits(st, m, CAMERA):
+                c.active = False
+                hit.append(m)
+    if hit:
+        R.make_noise(st, len(set(hit)), ev)
+    ev.append(
+        Event(f"Laser burst knocks out the cameras at {', '.join(sorted(set(hit))) or 'nowhere'}.", "action")
+    )
+
+
+def spend(p: Player, letter: str) -> None:
+    """Use up one sub-action letter of the current action."""
+    i = p.left.index(letter)
+    p.left = p.left[:i] + p.left[i + 1 :]
+
+
+def h_move(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``move``: ➜."""
+    spend(p, "M")
+    p.flags.append("acted")
+    step_to(st, p, a[0], ev)
+
+
+def step_to(st: HeistState, p: Player, to: str, ev: list[Event]) -> None:
+    """Move the character onto ``to`` and apply what entering it causes."""
+    frm = p.pos
+    p.pos = to
+    if to not in R.exits(st) and "been_inside" not in p.used:
+        p.used.append("been_inside")
+    ev.append(Event(f"{p.nickname} moves {frm} ➜ {to}.", "move", data={"from": frm, "to": to}))
+    if "loop_footage" not in st.flags:
+        for _ in R.chits(st, to, CAMERA):
+            R.alert(st, ev, f"a live camera sees {p.nickname} at {to}")
+    R.lift_remote_locks(st, to, ev)
+    if (
+        "story" in st.tiles[to].marks
+        and R.heist(st).objective.special == "docs_in_hideout"
+        and "docs" in p.loot
+    ):
+        p.loot.remove("docs")  # the documents are safe in the hideout
+        st.hauled["docs"] = st.hauled.get("docs", 0) + 1
+        ev.append(Event(f"{p.nickname} stashes the documents in the hideout at {to}.", "loot"))
+    R.auto_reveal(st, ev, p)
+    if "slip" in p.flags and any(c.kind == "dog" and c.active for c in st.tiles[frm].chits):
+        st.flags.append(f"dogwait:{frm}")  # There are better dogs: the dog waits to see where it went
+    R.dogs_chase(st, ev)
+    if R.outdoors(st, p):
+        R.bank(st, p, ev)
+
+
+def h_unlock(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``unlock``: 🔓."""
+    spend(p, "U")
+    p.flags.append("acted")
+    unlock(st, a[0], p, ev)
+
+
+def unlock(st: HeistState, n: str, p: Player, ev: list[Event]) -> None:
+    """Unlock a tile (an elite lock needs two 🔓 in one round)."""
+    lk = R.chits(st, n, LOCK)[0]
+    if lk.elite and lk.hits == 0:
+        lk.hits = 1
+        ev.append(
+            Event(f"{p.nickname} works on the elite lock at {n} (one more 🔓 this round opens it).", "unlock")
+        )
+        return
+    lk.active = False
+    lk.hits = 0
+    ev.append(Event(f"{p.nickname} unlocks {n}.", "unlock"))
+
+
+def h_subdue(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``subdue``: 👊."""
+    spend(p, "S")
+    p.flags.append("acted")
+    subdue(st, a[0], p, ev)
+
+
+def subdue(st: HeistState, n: str, p: Player, ev: list[Event]) -> None:
+    """Subdue a guard on a tile (an elite guard needs two 👊 in one round); Adrenaline gives 💡."""
+    g = R.chits(st, n, GUARD)[0]
+    if g.elite and g.hits == 0:
+        g.hits = 1
+        ev.append(
+            Event(f"{p.nickname} grapples with the elite guard at {n} (one more 👊 this round).", "subdue")
+        )
+    else:
+        g.active = False
+        g.hits = 0
+        ev.append(Event(f"{p.nickname} subdues the {g.kind} at {n}.", "subdue"))
+    if "adrenaline" in R.abilities(p):
+        p.ideas += 1
+        ev.append(Event(f"Adrenaline: {p.nickname} gains 💡.", "idea"))
+
+
+def h_disable(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``disable``: 📷."""
+    spend(p, "D")
+    p.flags.append("acted")
+    disable(st, a[0], p, ev)
+    if p.action == "rewire_ability":
+        for g in R.chits(st, a[0], GUARD):
+            g.active = False
+        ev.append(Event(f"Rewired: the guards at {a[0]} are subdued too.", "subdue"))
+
+
+def disable(st: HeistState, n: str, p: Player, ev: list[Event]) -> None:
+    """Disable a camera on a tile (an elite camera needs two 📷 in one round)."""
+    cam = R.chits(st, n, CAMERA)[0]
+    if cam.elite and cam.hits == 0:
+        cam.hits = 1
+        ev.append(
+            Event(f"{p.nickname} works on the elite camera at {n} (one more 📷 this round).", "disable")
+        )
+        return
+    cam.active = False
+    cam.hits = 0
+    ev.append(Event(f"{p.nickname} disables the camera at {n}.", "disable"))
+
+
+def h_reveal(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``reveal``: 🔍 (I know a way gives 💡 on an empty bag)."""
+    spend(p, "R")
+    p.flags.append("acted")
+    empty = not st.bag
+    R.draw(st, a[0], ev, f"{p.nickname} reveals", p)
+    know_a_way(st, p, empty, ev)
+
+
+def know_a_way(st: HeistState, p: Player, empty: bool, ev: list[Event]) -> None:
+    """I/We know a way: a 🔍 made while the bag is empty gives 💡."""
+    if not empty:
+        return
+    if "i_know_a_way" in R.abilities(p) or any("we_know_a_way" in R.abilities(q) for q in R.in_play(st)):
+        p.ideas += 1
+        ev.append(Event(f"{p.nickname} knows a way: +💡.", "idea"))
+
+
+def h_idea(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``idea``: 💡."""
+    spend(p, "I")
+    p.flags.append("acted")
+    p.ideas += 1
+    ev.append(Event(f"{p.nickname} gains 💡 ({p.ideas}).", "idea"))
+
+
+def h_loot(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``loot``: 💰."""
+    spend(p, "L")
+    p.flags.append("acted")
+    p.cash += 1
+    ev.append(Event(f"{p.nickname} pockets $1k (carrying ${p.cash}k).", "loot"))
+    if R.outdoors(st, p):
+        R.bank(st, p, ev)
+
+
+def h_crack(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``crack``: 🧩 on the safe."""
+    spend(p, "U")
+    p.cracks += 1
+    gain = 1
+    if "safecracking_tools" in p.items and on_safe(st, p) and p.cracks == 2:
+        gain = 2  # 🔓🔓 make 🧩🧩🧩
+    st.safe += gain
+    need = R.heist(st).safe
+    total = need.cracks if need else 0
+    ev.append(Event(f"{p.nickname} works the safe: 🧩 {st.safe}/{total}.", "crack"))
+    if need and st.safe >= need.cracks and "safe_open" not in st.flags:
+        st.flags.append("safe_open")
+        n = next(n for n, t in st.tiles.items() if "safe" in t.marks)
+        st.tiles[n].marks.remove("safe")
+        st.tiles[n].loot.extend(need.loot)
+        st.tiles[n].cash += need.cash_k
+        inside = ", ".join([*need.loot, *([f"${need.cash_k}k"] if need.cash_k else [])]) or "nothing"
+        ev.append(Event(f"The safe at {n} swings open: {inside}.", "crack"))
+
+
+def h_efficient(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``efficient``: Efficient picker."""
+    p.ideas -= 1
+    p.picks += 1
+    p.left += "M"
+    p.noise_due += 1
+    ev.append(Event(f"Efficient picker: {p.nickname} pays 💡 for an extra ➜🔊.", "action"))
+
+
+def h_hack(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``hack``: Autopwn / Exploit through another character."""
+    q = st.players[a[0]]
+    letter = {"subdue": "S", "disable": "D", "unlock": "U"}[a[1]]
+    twice = "*" in p.proxy
+    p.proxy = ""
+    p.flags.append("acted")
+    for _ in range(2 if twice else 1):
+        if letter == "S" and R.guards(st, a[2]):
+            subdue(st, a[2], q, ev)
+        elif letter == "D" and R.chits(st, a[2], CAMERA):
+            disable(st, a[2], q, ev)
+        elif letter == "U" and R.chits(st, a[2], LOCK):
+            unlock(st, a[2], q, ev)
+
+
+def h_toss(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``toss``: Toss loot."""
+    what, to = a
+    here = p.pos
+    drop_one(st, p, what)
+    t = st.tiles[here]
+    src, dst = t, st.tiles[to]
+    if what == "cash":
+        dst.cash += src.cash
+        src.cash = 0
+    else:
+        src.loot.remove(what)
+        dst.loot.append(what)
+    ev.append(Event(f"{p.nickname} tosses {what} to {to}.", "loot"))
+
+
+def h_done(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``done``: finish the action (Cheap Picks may break)."""
+    if "breakable" in p.flags and p.die <= 4 and "cheap_picks" in p.items:
+        p.items.remove("cheap_picks")
+        ev.append(Event(f"{p.nickname}'s Cheap Picks break (die {p.die}).", "action"))
+    R.finish_action(st, p, ev)
+
+
+def h_undo(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``undo``: restore the snapshot taken at ``act``."""
+    from engine.rulesets.heist.state import HeistState as HS
+
+    old = HS.from_data(st.undo[p.seat])
+    st.__dict__.update(old.__dict__)
+    st.undo = {}
+    ev.append(Event(f"{p.nickname} takes the action back.", "undo"))
+
+
+def drop_one(st: HeistState, p: Player, what: str) -> None:
+    """Leave one piece of loot (or an item card) on the character's tile."""
+    t = st.tiles[p.pos]
+    if what == "cash":
+        t.cash += p.cash
+        p.cash = 0
+    elif what.startswith("item:"):
+        p.items.remove(what[5:])
+        t.loot.append(what)
+    else:
+        p.loot.remove(what)
+        t.loot.append(what)
+
+
+def h_take(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``take``: pick loot up."""
+    n = a[1] if len(a) > 1 else p.pos
+    R.take_from(st, p, n, a[0])
+    ev.append(Event(f"{p.nickname} picks up {a[0]}" + (f" from {n}." if n != p.pos else "."), "loot"))
+    if R.outdoors(st, p):
+        R.bank(st, p, ev)
+
+
+def h_drop(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``drop``: drop loot."""
+    drop_one(st, p, a[0])
+    ev.append(Event(f"{p.nickname} drops {a[0]} at {p.pos}.", "loot"))
+
+
+def h_give(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``give``: hand loot to a character on the same tile."""
+    q = st.players[a[1]]
+    drop_one(st, p, a[0])
+    R.take_from(st, q, p.pos, a[0])
+    ev.append(Event(f"{p.nickname} hands {a[0]} to {q.nickname}.", "loot"))
+
+
+def h_open(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``open``: open a keycard door."""
+    st.tiles[a[0]].marks.remove("keycard_door")
+    ev.append(Event(f"{p.nickname} swipes the keycard: the door at {a[0]} opens.", "unlock"))
+
+
+def h_escort(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``escort``: take the hostage on your tile."""
+    npc = next(
+        n for n in st.npcs if n.kind == "hostage" and n.status == "in" and not n.active and n.pos == p.pos
+    )
+    N.take_hostage(st, npc, p.seat, ev)
+
+
+def h_npc(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``npc ...``: the team plays the non-player character's action."""
+    N.play(st, a, ev)
+
+
+def h_escape(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``escape``: call the escape."""
+    st.escape_called = True
+    ev.append(
+        Event(f"{p.nickname} calls the escape: after this round's Event phase, everyone runs.", "escape")
+    )
+
+
+def h_slip(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``slip``: There are better ways."""
+    p.ideas -= 1
+    p.flags.append("slip")
+    ev.append(Event(f"{p.nickname} finds a better way: guards cannot hold them this round.", "action"))
+
+
+def h_larceny(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``larceny``: Larcenist / Swindler."""
+    p.ideas -= 1
+    p.flags.append("larceny")
+    ev.append(Event(f"{p.nickname}'s light fingers reach the next tile this round.", "action"))
+
+
+def h_vent(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``vent``: Vent crawl."""
+    p.noise_due += 4
+    p.flags.append("vent")
+    ev.append(Event(f"{p.nickname} takes to the vents (🔊🔊🔊🔊).", "action"))
+
+
+def h_codes(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``codes``: reveal every tile next to a known live camera."""
+    if "has_the_code" not in R.abilities(p):
+        p.ideas -= 2
+    p.used.append("codes")
+    cams = [n for n in sorted(st.tiles) if R.chits(st, n, CAMERA)]
+    for n in cams:
+        for m in R.nbrs(st, n):
+            if st.tiles[m].unknown:
+                R.draw(st, m, ev, f"{p.nickname}'s codes reveal", p)
+
+
+def h_newplan(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``newplan``: Change of plans / Alright, new plan."""
+    p.ideas -= 2
+    p.used.append("newplan")
+    big = "alright_new_plan" in R.abilities(p)
+    if big:
+        p.noise_due += 1
+        gifts = 3
+        for q in R.in_play(st):
+            if q is not p and gifts:
+                q.ideas += 1
+                gifts -= 1
+    p.flags.append(f"replan:{6 if big else 3}")
+    ev.append(
+        Event(f"{p.nickname} changes the plan: up to {6 if big else 3} planning tokens may move.", "action")
+    )
+
+
+def h_replan(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``replan``: move one planning token."""
+    k = replans(p)
+    p.flags = [f for f in p.flags if not f.startswith("replan:")]
+    if k > 1:
+        p.flags.append(f"replan:{k - 1}")
+    p.plans[p.plans.index(a[0])] = a[1]
+    ev.append(Event(f"{p.nickname} moves a planning token {a[0]} ➜ {a[1]}.", "plan"))
+
+
+def h_teamwork(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``teamwork``: Old Friend."""
+    p.ideas -= 2
+    st.players[a[0]].ideas += 1
+    ev.append(Event(f"Old Friend: {p.nickname} pays 💡💡 so {st.players[a[0]].nickname} gets 💡.", "idea"))
+
+
+def h_run(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``run``: run for an exit."""
+    R.run(st, p, a[1] if a else "", ev)
+
+
+def h_force(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``force``: Pick under pressure."""
+    p.ideas -= 1
+    for c in R.chits(st, a[0], LOCK):
+        c.active = False
+    ev.append(Event(f"Pick under pressure: {p.nickname} pays 💡 and unlocks {a[0]}.", "unlock"))
+
+
+def h_pinch(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``pinch``: Good / Great in a pinch."""
+    p.ideas -= 2
+    if "great_in_a_pinch" not in R.abilities(p):
+        p.used.append("pinch")
+    st.players[a[0]].ideas += 1
+    ev.append(Event(f"In a pinch, {p.nickname} pays 💡💡 to give {st.players[a[0]].nickname} 💡.", "idea"))
+
+
+def h_scout(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``scout``: planning 🔍."""
+    if "building_schematics" in p.items:
+        p.items.remove("building_schematics")
+        how = "the building schematics"
+    else:
+        st.team_cash -= 1
+        how = "Visage ($1k)"
+    R.draw(st, a[0], ev, f"Scouting with {how} reveals", p)
+    if "the_machinist" in st.fixers and R.chits(st, a[0], LOCK):
+        p.ideas += 1
+        ev.append(Event(f"The Machinist knows that lock: {p.nickname} gains 💡.", "idea"))
+
+
+def h_bribe(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``bribe``: Beat Cop."""
+    cost = BRIBE_COSTS[st.bought.count("bribe")]
+    st.team_cash -= cost
+    st.bought.append("bribe")
+    st.bag.remove("guard")
+    st.bag.append("blank")
+    ev.append(Event(f"The Beat Cop takes ${cost}k: one guard in the bag is off duty.", "plan"))
+
+
+def h_payoff(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``payoff``: Prison Guard."""
+    st.team_cash -= 3
+    st.bought.append("payoff")
+    for _ in range(2):
+        st.bag.remove("lock")
+        st.bag.append("blank")
+    ev.append(Event("The Prison Guard takes $3k: two locks in the bag are left open.", "plan"))
+
+
+def h_decoy(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``decoy``: Diversion Specialist."""
+    st.team_cash -= 1
+    st.decoys += 1
+    ev.append(Event(f"The Diversion Specialist sets up a diversion ($1k; {st.decoys} ready).", "plan"))
+
+
+def h_bet(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``bet``: the Bookie's double or nothing, settled when the heist ends."""
+    st.team_cash -= int(a[0])
+    st.bought.append(f"bet:{a[0]}")
+    ev.append(Event(f"The Bookie holds ${a[0]}k: double or nothing on a clean job.", "plan"))
+
+
+def h_floorplan(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``floorplan``: the Architect's idea token goes into the bag."""
+    kind, cost = ("idea2", 2) if "idea2" not in st.bag else ("idea3", 3)
+    st.team_cash -= cost
+    st.bag.append(kind)
+    ev.append(Event(f"The Architect hides a {kind[-1]}-idea token in the bag (${cost}k).", "plan"))
+
+
+def h_shell(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``shell``: cameras found by scouting start disabled."""
+    st.team_cash -= 3
+    st.bought.append("shell")
+    ev.append(Event("Shell takes $3k: cameras found while scouting will already be down.", "plan"))
+
+
+def h_insert(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``insert``: Retired Mastermind."""
+    cost = INSERT_COSTS[st.bought.count("insert")]
+    st.team_cash -= cost
+    st.bought.append("insert")
+    card = a[0].upper()
+    st.deck.insert(int(a[1]) - 1, card)
+    ev.append(
+        Event(f"The Retired Mastermind slips {R.card_name(card)} into the deck at {a[1]} (${cost}k).", "plan")
+    )
+
+
+Handler = Callable[[HeistState, Player, Args, list[Event]], None]
+HANDLERS: dict[str, Handler] = {
+    "plan": h_plan, "unplan": h_unplan, "start": h_start, "tunnel": h_tunnel, "buy": h_buy, "sell": h_sell,
+    "ready": h_ready, "act": h_act, "move": h_move, "unlock": h_unlock, "subdue": h_subdue,
+    "disable": h_disable, "reveal": h_reveal, "idea": h_idea, "loot": h_loot, "crack": h_crack,
+    "efficient": h_efficient, "hack": h_hack, "toss": h_toss, "done": h_done, "undo": h_undo,
+    "take": h_take, "drop": h_drop, "give": h_give, "open": h_open, "escort": h_escort,
+    "escape": h_escape, "slip": h_slip, "larceny": h_larceny, "vent": h_vent, "codes": h_codes,
+    "newplan": h_newplan, "replan": h_replan, "teamwork": h_teamwork, "run": h_run, "force": h_force,
+    "pinch": h_pinch, "scout": h_scout, "bribe": h_bribe, "payoff": h_payoff, "decoy": h_decoy,
+    "npc": h_npc, "insert": h_insert, "bet": h_bet, "floorplan": h_floorplan, "shell": h_shell,
+}  # fmt: skip
+KNOWN = set(HANDLERS)

@@ -1,0 +1,278 @@
+"""Non-player characters: hostages, prisoners and guides, played by the whole team with their own die.
+
+An NPC is inactive until a prisoner is freed (nothing holds it any more), a hostage is taken (a
+character on its tile types ``escort``) or, for a guide, from the start. An active NPC rolls its own
+die each round and takes one action from its card (its 6-action on a 6, ideas turning the die as for
+anyone), played by any player with ``npc act <action>``, ``npc move <hex>``... and ``npc done``. It needs
+no planning tokens. An NPC that reaches an exit is out, safe. See docs/rulings/heist.md.
+"""
+
+from __future__ import annotations
+
+from engine.core import Command, Event
+from engine.geometry import hexgrid as H
+from engine.rulesets.heist import rules as R
+from engine.rulesets.heist.content import NpcSide
+from engine.rulesets.heist.state import ALERT, CAMERA, GUARD, LOCK, NOISE, HeistState, Npc
+
+FRONT = {"prisoner": "freed_prisoner", "hostage": "hostage", "guide": "guide"}
+GUIDE_SPECIAL = "pause"  # the scenario's special guide action: Pause 💡 (The Side Channel)
+
+
+def side(npc: Npc) -> NpcSide:
+    """The card side that is up: the front, or the panicked back after a Panic! crisis."""
+    c = R.C()
+    front = FRONT[npc.kind]
+    return c.npc_back(front) if npc.panic else c.npcs[front]
+
+
+def the_npc(st: HeistState) -> Npc | None:
+    """The heist's NPC still in play and active (heists have at most one)."""
+    return next((n for n in st.npcs if n.status == "in" and n.active), None)
+
+
+def held(st: HeistState, npc: Npc) -> bool:
+    """True while something holds the NPC: a remote lock or keycard door on its tile, or a guard there."""
+    t = st.tiles[npc.pos]
+    if any(m in t.marks for m in ("remote_lock_x", "remote_lock_y", "keycard_door")):
+        return True
+    return R.guards(st, npc.pos) > 0
+
+
+def options(st: HeistState, npc: Npc) -> list[R.Option]:
+    """The actions the NPC may take now: its card's actions, and its 6-action for the ideas to reach a 6."""
+    s = side(npc)
+    out = []
+    for aid in s.actions:
+        out.append(R.Option(aid, R.C().actions[aid].name, R.letters(aid), s.name, 0))
+    if s.special:
+        out.append(R.Option(GUIDE_SPECIAL, "Pause", R.letters(GUIDE_SPECIAL), s.name, 0))
+    if s.roll6_action:
+        cost = R.face_cost(npc.die, 6)
+        if cost <= npc.ideas:
+            aid = s.roll6_action
+            out.append(R.Option(aid, R.C().actions[aid].name, R.letters(aid), s.name, cost, 6))
+    found: dict[str, R.Option] = {}
+    for o in out:
+        if o.key not in found or o.cost < found[o.key].cost:
+            found[o.key] = o
+    return sorted(found.values(), key=lambda o: (o.cost, o.key))
+
+
+def can_subdue(npc: Npc) -> bool:
+    """A freed prisoner cannot 👊 until it panics."""
+    return not (npc.kind == "prisoner" and not npc.panic)
+
+
+def moves(st: HeistState, npc: Npc) -> list[str]:
+    """Tiles the NPC may ➜ to: adjacent, not locked, not held by a guard on its own tile."""
+    if held(st, npc):
+        return []
+    return [m for m in R.nbrs(st, npc.pos) if not R.locked(st, m)]
+
+
+def legal(st: HeistState) -> list[Command]:
+    """The ``npc ...`` commands any player may give now."""
+    npc = the_npc(st)
+    if npc is None:
+        return []
+    if st.phase == "escape":
+        runs = [Command("npc", ("run",), f"Run the {npc.kind} to an exit")]
+        for n in sorted(st.tiles):
+            if n != npc.pos and R.alive(st, n) and R.loot_on(st, n):
+                runs.append(Command("npc", ("run", "via", n), f"Run the {npc.kind} out by way of {n}"))
+        return runs
+    if st.phase != "action" or npc.done:
+        return []
+    if not npc.action:
+        return [
+            Command("npc", ("act", o.key), f"The {npc.kind}: {R.option_label(o)}") for o in options(st, npc)
+        ]
+    out: list[Command] = []
+    left = npc.left
+    if "M" in left:
+        out += [Command("npc", ("move", m), f"The {npc.kind} ➜ {m}") for m in moves(st, npc)]
+    if "U" in left:
+        out += [Command("npc", ("unlock", m), f"The {npc.kind} 🔓 {m}") for m in R.nbrs(st, npc.pos)
+                if R.chits(st, m, LOCK)]  # fmt: skip
+    reach = [npc.pos, *R.nbrs(st, npc.pos)]
+    if "S" in left and can_subdue(npc):
+        out += [Command("npc", ("subdue", m), f"The {npc.kind} 👊 {m}") for m in reach if R.guards(st, m)]
+    if "D" in left:
+        out += [
+            Command("npc", ("disable", m), f"The {npc.kind} 📷 {m}") for m in reach if R.chits(st, m, CAMERA)
+        ]
+    if "R" in left:
+        out += [Command("npc", ("reveal", n), f"The {npc.kind} 🔍 {n}") for n, t in sorted(st.tiles.items())
+                if t.unknown and R.alive(st, n)]  # fmt: skip
+    if "I" in left:
+        out.append(Command("npc", ("idea",), f"The {npc.kind} 💡"))
+    out.append(Command("npc", ("done",), f"The {npc.kind} finishes its action"))
+    return out
+
+
+def play(st: HeistState, args: tuple[str, ...], ev: list[Event]) -> None:
+    """Play an ``npc`` command that :func:`legal` offered."""
+    npc = the_npc(st)
+    assert npc is not None
+    sub = args[0]
+    if sub == "act":
+        o = next(o for o in options(st, npc) if o.key == args[1])
+        npc.ideas -= o.cost
+        if o.face:
+            npc.die = o.face
+        npc.action = o.key
+        npc.noise_due = o.subs.count(NOISE)
+        npc.alert_due = o.subs.count(ALERT)
+        npc.left = "".join(c for c in o.subs if c not in (NOISE, ALERT))
+        ev.append(Event(f"The {npc.kind} takes {o.name} {R.sym(o.subs)}.", "npc"))
+    elif sub == "done":
+        finish(st, npc, ev)
+    elif sub == "run":
+        run(st, npc, args[2] if len(args) > 2 else "", ev)
+    else:
+        letter = {"move": "M", "unlock": "U", "subdue": "S", "disable": "D", "reveal": "R", "idea": "I"}[sub]
+        i = npc.left.index(letter)
+        npc.left = npc.left[:i] + npc.left[i + 1 :]
+        if sub == "move":
+            step(st, npc, args[1], ev)
+        elif sub == "unlock":
+            for c in R.chits(st, args[1], LOCK):
+                c.active = False
+            ev.append(Event(f"The {npc.kind} unlocks {args[1]}.", "npc"))
+        elif sub == "subdue":
+            R.chits(st, args[1], GUARD)[0].active = False
+            ev.append(Event(f"The {npc.kind} subdues the guard at {args[1]}.", "npc"))
+        elif sub == "disable":
+            R.chits(st, args[1], CAMERA)[0].active = False
+            ev.append(Event(f"The {npc.kind} disables the camera at {args[1]}.", "npc"))
+        elif sub == "reveal":
+            R.draw(st, args[1], ev, f"The {npc.kind} reveals")
+        else:
+            npc.ideas += 1
+            ev.append(Event(f"The {npc.kind} gains 💡 ({npc.ideas}).", "npc"))
+
+
+def step(st: HeistState, npc: Npc, to: str, ev: list[Event]) -> None:
+    """Move the NPC; cameras see it, unknown tiles around it are revealed, an exit gets it out."""
+    frm, npc.pos = npc.pos, to
+    ev.append(Event(f"The {npc.kind} moves {frm} ➜ {to}.", "npc"))
+    if "loop_footage" not in st.flags:
+        for _ in R.chits(st, to, CAMERA):
+            R.alert(st, ev, f"a live camera sees the {npc.kind} at {to}")
+    if to in R.exits(st):
+        npc.status = "escaped"
+        ev.append(Event(f"The {npc.kind} is out!", "npc"))
+        return
+    for m in R.nbrs(st, to):
+        if st.tiles[m].unknown:
+            R.draw(st, m, ev, "Auto-reveal at")
+
+
+def finish(st: HeistState, npc: Npc, ev: list[Event]) -> None:
+    """The NPC's action ends: its 🔊 and ⚠ are paid."""
+    if npc.noise_due:
+        R.make_noise(st, npc.noise_due, ev)
+    for _ in range(npc.alert_due):
+        R.alert(st, ev, f"the {npc.kind}'s action")
+    npc.noise_due = npc.alert_due = 0
+    npc.left = ""
+    npc.done = True
+
+
+def activate(st: HeistState, npc: Npc, ev: list[Event], why: str) -> None:
+    """The NPC joins in: it rolls its die at once for this round."""
+    npc.active = True
+    npc.die = st.rng.roll(6)
+    npc.action, npc.left, npc.done = "", "", False
+    ev.append(Event(f"The {npc.kind} {why} and rolls {npc.die}.", "npc", dice=(npc.die,)))
+
+
+def check_freed(st: HeistState, ev: list[Event]) -> None:
+    """A prisoner with nothing holding it is freed at once (in Part II, never during the escape)."""
+    if st.phase != "action":
+        return
+    moving = any(r.id == "moving_target" for r in R.heist(st).rules)
+    for npc in st.npcs:
+        if npc.kind != "prisoner" or npc.active or npc.status != "in" or held(st, npc):
+            continue
+        if moving and not any(p.pos == npc.pos for p in R.in_play(st)):
+            continue  # led by guards: someone must reach her
+        activate(st, npc, ev, "is free")
+
+
+def take_hostage(st: HeistState, npc: Npc, taker: str, ev: list[Event]) -> None:
+    """A character on the hostage's tile takes it: it gains 💡💡💡 and joins in."""
+    npc.escort = taker
+    npc.ideas += 3
+    activate(st, npc, ev, f"is taken by {st.players[taker].nickname} (plotting escape: +💡💡💡)")
+
+
+def start_round(st: HeistState, ev: list[Event]) -> list[int]:
+    """The Roll phase for NPCs: active ones roll; a panicked hostage loses 💡. Returns the dice."""
+    dice = []
+    for npc in st.npcs:
+        if npc.status != "in" or not npc.active:
+            continue
+        if npc.kind == "hostage" and npc.panic and npc.ideas:
+            npc.ideas -= 1
+            ev.append(Event("No plan survives: the panicked hostage loses 💡.", "npc"))
+        npc.die = st.rng.roll(6)
+        dice.append(npc.die)
+        npc.action, npc.left, npc.done = "", "", False
+        npc.noise_due = npc.alert_due = 0
+    return dice
+
+
+def end_of_actions(st: HeistState, ev: list[Event]) -> None:
+    """End of the Action phase: an unfinished NPC action is paid; squirrely hostages and talkative guides."""
+    here = [p for p in R.in_play(st) if p.pos]
+    for npc in st.npcs:
+        if npc.status != "in":
+            continue
+        if npc.active and not npc.done:
+            finish(st, npc, ev)
+        together = any(p.pos == npc.pos for p in here)
+        if npc.kind == "hostage" and here and not together:
+            b = R.board(st)
+            nearest = min(here, key=lambda p: (H.distance(b.cells[p.pos], b.cells[npc.pos]), p.seat))
+            if nearest.ideas:
+                nearest.ideas -= 1
+                ev.append(Event(f"The hostage squirms: {nearest.nickname} loses 💡.", "npc"))
+            else:
+                ev.append(
+                    Event(f"The hostage squirms and {nearest.nickname} has no 💡 to spare: 🔊🔊.", "npc")
+                )
+                R.make_noise(st, 2, ev)
+        elif npc.kind == "guide" and npc.panic and not together:
+            ev.append(Event("The panicked guide talks to himself: 🔊.", "npc"))
+            R.make_noise(st, 1, ev)
+
+
+def run(st: HeistState, npc: Npc, via: str, ev: list[Event]) -> None:
+    """The escape for an NPC: its ideas first, then its die; out, or lost."""
+    route = R.route_from(st, npc.pos, via, better=False, keycard=False)
+    if route is None:
+        npc.status = "busted"
+        ev.append(Event(f"The {npc.kind} has no way out and is caught.", "busted"))
+        return
+    need = route[-1][1] if route else 0
+    spend = min(npc.ideas, need)
+    npc.ideas -= spend
+    if need - spend == 0:
+        npc.status = "escaped"
+        ev.append(Event(f"The {npc.kind} needs {need} escape move(s), spends {spend} 💡: out!", "escape"))
+        return
+    die = st.rng.roll(6)
+    ok = die >= need - spend
+    npc.status = "escaped" if ok else "busted"
+    verdict = "out!" if ok else "caught."
+    ev.append(Event(f"The {npc.kind} needs {need} escape move(s), spends {spend} 💡 and rolls {die}: {verdict}",
+                    "escape" if ok else "busted", dice=(die,)))  # fmt: skip
+
+
+def run_last(st: HeistState, ev: list[Event]) -> None:
+    """When every character is done escaping, an active NPC still inside runs on its own."""
+    npc = the_npc(st)
+    if npc is not None and st.phase == "escape":
+        run(st, npc, "", ev)

@@ -1,0 +1,223 @@
+"""What a heist shows: the view per seat, the hex-map Scene for the renderer, and a text board.
+
+Everyone sees the same: the team plays openly, and nobody (not even a spectator) sees the security bag's
+contents or what an unknown security tile holds before it is drawn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.rulesets.heist import rules as R
+from engine.rulesets.heist.state import HeistState, Player
+from engine.scene import Panel, PanelUnit, Scene, Tile, Token
+
+TILE_FILL = {"blank": "#3b4252", "security": "#4c566a", "entrance": "#2f6b45", "tunnel": "#5a4a2f"}
+CHIT_STYLE = {  # kind -> (label, active colour, inactive colour)
+    "guard": ("G", "#c0392b", "#7f8c8d"),
+    "dog": ("D", "#a04000", "#7f8c8d"),
+    "lock": ("L", "#d4ac0d", "#5d6d7e"),
+    "camera": ("C", "#8e44ad", "#5d6d7e"),
+}
+LOOT_STYLE = {
+    "jewel": ("J", "#1abc9c"),
+    "docs": ("Doc", "#ecf0f1"),
+    "usb": ("U", "#3498db"),
+    "keycard": ("K", "#f39c12"),
+}
+MARK_LABEL = {
+    "safe": "SF", "kennel": "KN", "watchtower": "WT", "reinforcements": "RE", "gate_a": "GA", "gate_b": "GB",
+    "gate_c": "GC", "gate_d": "GD", "server_x": "SX", "server_y": "SY", "remote_lock_x": "RX",
+    "remote_lock_y": "RY", "keycard_door": "KD", "story": "*",
+}  # fmt: skip
+
+
+def chit_text(c: Any) -> str:
+    """A chit in words, as it stands."""
+    state = {
+        "guard": ("guard", "subdued guard"), "dog": ("dog", "subdued dog"), "lock": ("lock", "unlocked lock"),
+        "camera": ("live camera", "disabled camera"),
+    }[c.kind]  # fmt: skip
+    return ("elite " if c.elite else "") + state[0 if c.active else 1]
+
+
+def player_view(st: HeistState, p: Player) -> dict[str, Any]:
+    """One character as anyone may see it."""
+    ch = R.character(p)
+    out: dict[str, Any] = {
+        "seat": p.seat, "nickname": p.nickname, "character": ch.name, "colour": R.COLOUR_NAMES[p.seat],
+        "skills": [R.C().skills[s].name for s in p.skills], "items": [R.C().items[i].name for i in p.items],
+        "pos": p.pos or None, "plans": sorted(p.plans), "ideas": p.ideas, "die": p.die or None,
+        "action": p.action or None, "left": R.sym(p.left), "done": p.done, "ready": p.ready, "status": p.status,
+        "cash": p.cash, "loot": list(p.loot), "outdoors": bool(p.pos) and R.outdoors(st, p),
+    }  # fmt: skip
+    if st.phase == "action" and p.status == "in" and not p.action:
+        out["options"] = [R.option_label(o) for o in R.options(st, p)]
+    return out
+
+
+def view(st: HeistState, seat: str | None) -> dict[str, Any]:
+    """Everything public. Unknown security tiles show only that they are unknown; the bag shows its size."""
+    tiles = {}
+    for n in sorted(st.tiles):
+        t = st.tiles[n]
+        if not R.alive(st, n):
+            continue
+        tiles[n] = {
+            "unknown": t.unknown, "chits": [chit_text(c) for c in t.chits], "cash": t.cash,
+            "loot": list(t.loot), "marks": list(t.marks),
+        }  # fmt: skip
+    spaces, final = R.track(st)
+    h = R.heist(st)
+    return {
+        "heist": h.name, "objective": h.objective.summary, "phase": st.phase, "round": st.round,
+        "noise": st.noise, "noise_alerts": list(spaces), "noise_final": final,
+        "deck_top": [R.card_name(c) for c in st.deck[:3]], "deck_left": len(st.deck),
+        "crisis_queue": [R.card_name(c) for c in st.crises], "discarded": len(st.discard),
+        "bag_size": len(st.bag), "tiles": tiles, "removed": list(st.removed), "exits": sorted(R.exits(st)),
+        "players": [player_view(st, st.players[s]) for s in st.seats], "hauled": dict(st.hauled),
+        "safe": st.safe, "escape_called": st.escape_called, "team_cash": st.team_cash,
+        "npcs": [{"kind": n.kind, "pos": n.pos, "panic": n.panic, "escort": n.escort or None, "status": n.status}
+                 for n in st.npcs],  # fmt: skip
+        "news": list(st.news), "you": seat, "result": st.result.to_data() if st.result else None,
+        "summary": f"{h.name}: {h.objective.summary}",
+    }  # fmt: skip
+
+
+def scene(st: HeistState, seat: str | None) -> Scene:
+    """The hex map: tiles, chits, loot, planning tokens per colour, characters; side panel with the round state."""
+    b = R.board(st)
+    tiles = []
+    for n in sorted(b.tiles):
+        mt = b.tiles[n]
+        if mt.kind == "tunnel" and n not in st.exits:
+            tiles.append(Tile(b.cells[n], "#2a2418", "T"))
+            continue
+        if not R.alive(st, n):
+            continue
+        fill = TILE_FILL["entrance" if n in R.exits(st) else mt.kind]
+        t = st.tiles[n]
+        if t.unknown:
+            fill = TILE_FILL["security"]
+        mark = "?" if t.unknown else " ".join(MARK_LABEL[m] for m in t.marks if m in MARK_LABEL)
+        if n in R.exits(st):
+            mark = "EXIT"
+        tiles.append(Tile(b.cells[n], fill, mark))
+    tokens: list[Token] = []
+    for n in sorted(st.tiles):
+        if not R.alive(st, n):
+            continue
+        cell = b.cells[n]
+        t = st.tiles[n]
+        for c in t.chits:
+            label, on, off = CHIT_STYLE[c.kind]
+            tokens.append(
+                Token(cell, label + ("2" if c.elite else ""), on if c.active else off, "circle", small=True)
+            )
+        if t.cash:
+            tokens.append(Token(cell, f"${t.cash}", "#27ae60", "square", small=True))
+        for item in t.loot:
+            label, colour = LOOT_STYLE.get(item, ("I", "#9b59b6"))
+            tokens.append(Token(cell, label, colour, "diamond", text_fill="#000000", small=True))
+    for s in st.seats:
+        p = st.players[s]
+        for n in p.plans:
+            if n in b.cells and R.alive(st, n):
+                tokens.append(Token(b.cells[n], "", R.COLOURS[s], "hex", small=True))
+    for npc in st.npcs:
+        if npc.status == "in" and npc.pos in b.cells:
+            tokens.append(Token(b.cells[npc.pos], "N", "#ffffff", "circle", text_fill="#000000"))
+    units = []
+    for s in st.seats:
+        p = st.players[s]
+        if p.pos and p.status == "in" and p.pos in b.cells:
+            ring = "#ffffff" if not p.done and st.phase == "action" else None
+            tokens.append(Token(b.cells[p.pos], s[1], R.COLOURS[s], "circle", ring=ring))
+        detail = f"die {p.die or '-'} · 💡{p.ideas}"
+        if p.action:
+            detail += f" · {p.action}{' ' + R.sym(p.left) if p.left else ''}{' ✓' if p.done else ''}"
+        if p.cash or p.loot:
+            detail += f" · ${p.cash}k {' '.join(p.loot)}"
+        if p.status != "in":
+            detail = p.status
+        units.append(PanelUnit(f"{p.nickname} ({R.character(p).name})", R.COLOURS[s], None, detail,
+                               dim=p.status != "in" or p.done))  # fmt: skip
+    spaces, final = R.track(st)
+    nxt = [a for a in spaces if a > st.noise]
+    lines = [
+        f"{phase_name(st)} · round {st.round}",
+        f"Noise {st.noise}/{final}" + (f" (next ⚠ at {nxt[0]})" if nxt else " (every 🔊 raises ⚠)"),
+        "Event deck: "
+        + (", ".join(R.card_name(c) for c in st.deck[:2]) or "empty")
+        + f" ({len(st.deck)} left)",
+    ]
+    if st.crises:
+        lines.append("Crisis queue: " + ", ".join(R.card_name(c) for c in st.crises))
+    lines.append(
+        f"Bag: {len(st.bag)} chits · safe 🧩 {st.safe}" if R.heist(st).safe else f"Bag: {len(st.bag)} chits"
+    )
+    if st.hauled:
+        lines.append("Haul: " + ", ".join(f"{k} {v}" for k, v in sorted(st.hauled.items())))
+    if st.escape_called and st.phase == "action":
+        lines.append("Escape called: it starts after this Event phase.")
+    if st.result:
+        lines.append(st.result.reason)
+    legend = tuple((R.COLOURS[s], f"{R.COLOUR_NAMES[s]} plans") for s in st.seats) + (
+        ("#c0392b", "guard"), ("#d4ac0d", "lock"), ("#8e44ad", "camera"), ("#1abc9c", "loot"),
+    )  # fmt: skip
+    removed = ",".join(sorted(st.removed)) + "|" + ",".join(sorted(st.exits))
+    return Scene(
+        grid="hex", hex_layout="odd-r", width=b.width, height=b.height, static_key=f"heist:{st.heist}:{removed}",
+        tiles=tuple(tiles), tokens=tuple(tokens),
+        panel=Panel(f"{R.heist(st).name}", tuple(lines), tuple(units), legend),
+    )  # fmt: skip
+
+
+def phase_name(st: HeistState) -> str:
+    """The phase in words."""
+    return {"plan": "Planning", "action": "Action phase", "escape": "Escape!", "over": "Heist over"}[st.phase]
+
+
+def text_board(st: HeistState, seat: str | None) -> str:
+    """A text map (odd rows indented half a hex) with a status block."""
+    b = R.board(st)
+    occ = {p.pos: p for p in R.in_play(st) if p.pos}
+    lines = ["    " + " ".join(f"{chr(97 + x):<3}" for x in range(b.width))]
+    for y in range(b.height):
+        row = f"{y + 1:>2} " + ("  " if y % 2 else "")
+        for x in range(b.width):
+            n = b.names.get((x, y))
+            if n is None or not R.alive(st, n):
+                row += " .  "
+                continue
+            t = st.tiles[n]
+            if n in occ:
+                cell = occ[n].seat.upper()
+            elif n in R.exits(st):
+                cell = "EX"
+            elif t.unknown:
+                cell = "??"
+            elif t.chits:
+                c = t.chits[0]
+                cell = CHIT_STYLE[c.kind][0] + ("*" if c.active else "-")
+            elif t.loot or t.cash:
+                cell = "$$"
+            else:
+                cell = "__"
+            row += f"{cell:<3} "
+        lines.append(row.rstrip())
+    spaces, final = R.track(st)
+    lines.append("")
+    lines.append(f"{R.heist(st).name}: {R.heist(st).objective.summary}")
+    lines.append(f"{phase_name(st)}, round {st.round}. Noise {st.noise}/{final}, alerts at {list(spaces)}.")
+    lines.append("Deck: " + (", ".join(R.card_name(c) for c in st.deck[:3]) or "empty"))
+    for s in st.seats:
+        p = st.players[s]
+        lines.append(
+            f"{s} {p.nickname:<15} {R.character(p).name:<16} at {p.pos or '-':<4} die {p.die or '-'} 💡{p.ideas} "
+            f"{p.status} {p.action or ''}{' ' + R.sym(p.left) if p.left else ''}{' done' if p.done else ''}"
+            f" plans {len(p.plans)}"
+        )
+    if st.result:
+        lines.append(st.result.reason)
+    return "\n".join(lines)

@@ -1,0 +1,807 @@
+"""The heist's mechanics: tiles and chits, the noise track and event deck, actions, rounds and the escape.
+
+Commands are checked and dispatched in :mod:`engine.rulesets.heist.actions`; this module changes the
+state. Narration goes into the ``ev`` list every function takes.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+from engine.core import Event, Outcome
+from engine.rulesets.heist.board import Board, build
+from engine.rulesets.heist.content import Character, Heist, HeistContent, load_content
+from engine.rulesets.heist.state import (
+    ALERT,
+    CAMERA,
+    DOG,
+    GUARD,
+    LOCK,
+    NOISE,
+    SUB_SYMBOLS,
+    Chit,
+    HeistState,
+    Player,
+)
+
+SEATS = ("p1", "p2", "p3", "p4")
+COLOURS = {"p1": "#e05d5d", "p2": "#4f8fe0", "p3": "#4fc46a", "p4": "#d9b43c"}
+COLOUR_NAMES = {"p1": "red", "p2": "blue", "p3": "green", "p4": "yellow"}
+LETTER_OF = {
+    "move": "M", "unlock": "U", "subdue": "S", "disable": "D", "idea": "I", "reveal": "R", "loot": "L",
+    "noise": "N", "alert": "A", "crack": "C",
+}  # fmt: skip
+
+# The noise tracks (see docs/rulings/heist.md): the spaces after Start that raise an alert, and the
+# final slot, from which every further noise raises one. The 4-player track is the designer's mat; the
+# 3-player one is scaled from it.
+TRACK_4 = (4, 7, 10, 13, 15, 17, 19, 22, 23, 26, 27, 30, 31, 33, 34, 35, 37)
+TRACK_3 = (3, 5, 8, 10, 11, 13, 14, 16, 17, 20, 22, 23, 25, 26, 28)
+TRACKS = {3: (TRACK_3, 30), 4: (TRACK_4, 40)}
+REMOTE = {"server_x": "remote_lock_x", "server_y": "remote_lock_y"}
+BANKED_LATE = ("keycard", "usb")  # tools: they stay on their carrier until the heist ends
+
+
+def C() -> HeistContent:
+    """The loaded heist content."""
+    return load_content()
+
+
+def heist(st: HeistState) -> Heist:
+    """The heist being played."""
+    return C().heists[st.heist]
+
+
+def board(st: HeistState) -> Board:
+    """The heist's printed board."""
+    return build(st.heist)
+
+
+def character(p: Player) -> Character:
+    """A player's character card."""
+    return C().characters[p.character]
+
+
+def abilities(p: Player) -> set[str]:
+    """Ids of every ability the player has now: character and carried items."""
+    out = {a.id for a in character(p).abilities}
+    for it in p.items:
+        out.update(a.id for a in C().items[it].abilities)
+    return out
+
+
+def sym(letters: str) -> str:
+    """Sub-action letters as their symbols."""
+    return "".join(SUB_SYMBOLS[c] for c in letters)
+
+
+# --- the board as it stands ---------------------------------------------------------------------------
+
+
+def alive(st: HeistState, n: str) -> bool:
+    """True when a tile is on the board now (not a gap, not removed; tunnels only once opened)."""
+    t = board(st).tiles.get(n)
+    if t is None or n in st.removed:
+        return False
+    return t.kind != "tunnel" or n in st.exits
+
+
+def exits(st: HeistState) -> set[str]:
+    """Every exit tile now: the map's entrances and those opened in play."""
+    return {e for e in board(st).entrances if e not in st.removed} | set(st.exits)
+
+
+def outdoors(st: HeistState, p: Player) -> bool:
+    """True when the character stands on an exit."""
+    return p.pos in exits(st)
+
+
+def nbrs(st: HeistState, n: str) -> list[str]:
+    """The tiles on the board now that share a side with ``n``."""
+    return [m for m in board(st).nbrs.get(n, ()) if alive(st, m)]
+
+
+def chits(st: HeistState, n: str, kind: str, active: bool | None = True) -> list[Chit]:
+    """The chits of ``kind`` on a tile (guards include dogs), filtered by state (None: any)."""
+    t = st.tiles.get(n)
+    if t is None:
+        return []
+    kinds = (GUARD, DOG) if kind == GUARD else (kind,)
+    return [c for c in t.chits if c.kind in kinds and (active is None or c.active == active)]
+
+
+def guards(st: HeistState, n: str) -> int:
+    """Unsubdued guards (dogs included) on a tile."""
+    return len(chits(st, n, GUARD))
+
+
+def locked(st: HeistState, n: str) -> bool:
+    """True when nobody may enter the tile: a locked Lock, a Remote Lock or a Keycard Door."""
+    t = st.tiles.get(n)
+    if t is None:
+        return False
+    return bool(chits(st, n, LOCK)) or any(
+        m in t.marks for m in ("remote_lock_x", "remote_lock_y", "keycard_door")
+    )
+
+
+def occupied(st: HeistState) -> dict[str, list[Player]]:
+    """Characters still in play, by tile."""
+    out: dict[str, list[Player]] = {}
+    for p in st.players.values():
+        if p.status == "in" and p.pos:
+            out.setdefault(p.pos, []).append(p)
+    return out
+
+
+def in_play(st: HeistState) -> list[Player]:
+    """Characters still in the heist (not busted, not escaped), in seat order."""
+    return [st.players[s] for s in st.seats if st.players[s].status == "in"]
+
+
+# --- noise, alerts, the deck --------------------------------------------------------------------------
+
+
+def is_crisis(card: str) -> bool:
+    """True for a crisis card id."""
+    return C().events[card].kind == "crisis"
+
+
+def card_name(card: str) -> str:
+    """An event or crisis card as ``2 Get Outta My Way!``."""
+    return f"{card} {C().events[card].name}"
+
+
+def queue_crises(st: HeistState, ev: list[Event]) -> None:
+    """Set aside every crisis now on top of the deck, in order."""
+    while st.deck and is_crisis(st.deck[0]):
+        card = st.deck.pop(0)
+        st.crises.append(card)
+        ev.append(Event(f"Crisis {card_name(card)} surfaces: it will happen this Event phase.", "crisis"))
+
+
+def alert(st: HeistState, ev: list[Event], why: str = "") -> None:
+    """Raise ⚠: discard the top event card, then queue any crisis that surfaces."""
+    if not st.deck:
+        ev.append(Event(f"⚠ {why}: the event deck is already empty.", "alert"))
+        return
+    card = st.deck.pop(0)
+    st.discard.append(card)
+    st.last_event = card
+    ev.append(Event(f"⚠ {why}: event {card_name(card)} is discarded.".replace("⚠ :", "⚠"), "alert"))
+    queue_crises(st, ev)
+
+
+def track(st: HeistState) -> tuple[tuple[int, ...], int]:
+    """The noise track for this many players: its alert spaces and final slot."""
+    return TRACKS[4 if len(st.seats) >= 4 else 3]
+
+
+def make_noise(st: HeistState, n: int, ev: list[Event]) -> None:
+    """Move the noise marker ``n`` spaces, raising ⚠ on alert spaces; at the final slot every noise raises ⚠."""
+    spaces, final = track(st)
+    for _ in range(n):
+        nxt = min(st.noise + 1, final)
+        if st.decoys and (st.noise == final or nxt in spaces):
+            st.decoys -= 1  # a diversion takes this noise instead of the alert
+            ev.append(Event(f"A diversion covers the noise ({st.decoys} left).", "noise"))
+            continue
+        if st.noise == final:
+            alert(st, ev, "noise past the final slot")
+            continue
+        st.noise = nxt
+        if st.noise in spaces:
+            alert(st, ev, f"noise reaches {st.noise}")
+
+
+# --- security chits -----------------------------------------------------------------------------------
+
+
+def place(
+    st: HeistState, n: str, kind: str, ev: list[Event] | None = None, *, from_bag: bool = False
+) -> None:
+    """Put an active chit of ``kind`` (``guard2x``: an elite one) on a tile."""
+    base = kind.removesuffix("2x")
+    st.tiles[n].chits.append(Chit(base, True, kind.endswith("2x"), 0, from_bag))
+
+
+def draw(st: HeistState, n: str, ev: list[Event], why: str, by: Player | None = None) -> None:
+    """Draw a random chit from the bag onto an unknown security tile (an empty bag leaves it blank).
+
+    ``by`` is the character whose move or 🔍 caused the draw (an idea token drawn is theirs).
+    """
+    t = st.tiles[n]
+    if not t.unknown:
+        return
+    t.unknown = False
+    st.undo.clear()  # something unknown came to light: no more undoing
+    if not st.bag:
+        ev.append(Event(f"{why} {n}: the security bag is empty, the tile stays blank.", "reveal"))
+        return
+    kind = st.bag.pop(st.rng.below(len(st.bag)))
+    if kind == "blank":
+        ev.append(Event(f"{why} {n}: a blank, nothing there.", "reveal", data={"tile": n, "chit": kind}))
+        return
+    if kind in ("idea2", "idea3"):
+        gain = int(kind[-1])
+        if by is not None:
+            by.ideas += gain
+        who = f": {by.nickname} gains {'💡' * gain}" if by is not None else ""
+        ev.append(Event(f"{why} {n}: an idea token{who}.", "reveal", data={"tile": n, "chit": kind}))
+        return
+    if kind in ("jewel", "docs", "usb", "keycard"):
+        t.loot.append(kind)
+        text = f"{why} {n}: a {kind}"
+        if kind in ("usb", "keycard") or any(r.id == "held_by_guard" for r in heist(st).rules):
+            place(st, n, GUARD)
+            text += ", held by a guard"
+    else:
+        place(st, n, kind, from_bag=True)
+        text = f"{why} {n}: a {kind.replace('2x', ' (elite)')}"
+        if kind.startswith(CAMERA) and st.phase == "plan" and "shell" in st.bought:
+            st.tiles[n].chits[-1].active = False  # Denial of service: found in planning, it starts disabled
+            text += ", already disabled"
+    ev.append(Event(text + ".", "reveal", data={"tile": n, "chit": kind}))
+    if kind.startswith(DOG):
+        dogs_chase(st, ev)
+
+
+def auto_reveal(st: HeistState, ev: list[Event], by: Player | None = None) -> None:
+    """Draw for every unknown security tile next to a character still inside (``by``'s tile first)."""
+    occ = sorted(occupied(st).items(), key=lambda kv: (by is None or kv[0] != by.pos, kv[0]))
+    for n, here in occ:
+        for m in nbrs(st, n):
+            if st.tiles[m].unknown:
+                draw(st, m, ev, "Auto-reveal at", by if by is not None and by.pos == n else here[0])
+
+
+def dogs_chase(st: HeistState, ev: list[Event]) -> None:
+    """Guard dogs next to a character, and not already on one, jump onto that character's tile."""
+    occ = occupied(st)
+    for n in sorted(st.tiles):
+        t = st.tiles[n]
+        dogs = [c for c in t.chits if c.kind == DOG and c.active]
+        if not dogs or n in occ or f"dogwait:{n}" in st.flags:
+            continue
+        targets = [m for m in nbrs(st, n) if m in occ and m not in exits(st)]
+        if not targets:
+            continue
+        to = min(targets)  # the team's choice; the first in name order
+        for d in dogs:
+            t.chits.remove(d)
+            st.tiles[to].chits.append(d)
+        ev.append(Event(f"A guard dog at {n} chases onto {to}.", "dog"))
+
+
+def lift_remote_locks(st: HeistState, n: str, ev: list[Event]) -> None:
+    """A character on a server opens every matching remote lock."""
+    for server, lock in REMOTE.items():
+        if server in st.tiles[n].marks:
+            opened = [m for m, t in st.tiles.items() if lock in t.marks]
+            for m in opened:
+                st.tiles[m].marks.remove(lock)
+            if opened:
+                ev.append(
+                    Event(f"The server at {n} opens the remote lock(s) at {', '.join(opened)}.", "unlock")
+                )
+
+
+# --- loot ---------------------------------------------------------------------------------------------
+
+
+def bank(st: HeistState, p: Player, ev: list[Event], *, final: bool = False) -> None:
+    """Loot a character carries outdoors is the team's (tools only when the heist ends)."""
+    got = []
+    if p.cash:
+        st.hauled["cash"] = st.hauled.get("cash", 0) + p.cash
+        got.append(f"${p.cash}k")
+        p.cash = 0
+    for item in list(p.loot):
+        if item in BANKED_LATE and not final:
+            continue
+        p.loot.remove(item)
+        st.hauled[item] = st.hauled.get(item, 0) + 1
+        got.append(item)
+    if got:
+        ev.append(Event(f"{p.nickname} gets {', '.join(got)} outdoors: the team has it.", "loot"))
+
+
+def drop_all(st: HeistState, p: Player) -> None:
+    """Leave everything the character carries (cash, loot, item cards) on its tile."""
+    t = st.tiles[p.pos]
+    t.cash += p.cash
+    p.cash = 0
+    t.loot.extend(p.loot)
+    t.loot.extend(f"item:{i}" for i in p.items)
+    p.loot.clear()
+    p.items.clear()
+
+
+def take_from(st: HeistState, p: Player, n: str, what: str) -> None:
+    """Pick ``what`` (cash, jewel, docs, usb, keycard, item:<id>) up from tile ``n``."""
+    t = st.tiles[n]
+    if what == "cash":
+        p.cash += t.cash
+        t.cash = 0
+    elif what.startswith("item:"):
+        t.loot.remove(what)
+        p.items.append(what[5:])
+    else:
+        t.loot.remove(what)
+        p.loot.append(what)
+
+
+def loot_on(st: HeistState, n: str) -> list[str]:
+    """What lies on a tile, as take/drop keys."""
+    t = st.tiles[n]
+    return (["cash"] if t.cash else []) + sorted(set(t.loot))
+
+
+def carried(p: Player) -> list[str]:
+    """What a character carries, as take/drop keys."""
+    return (["cash"] if p.cash else []) + sorted(set(p.loot)) + [f"item:{i}" for i in sorted(set(p.items))]
+
+
+# --- actions ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    """An action a player may choose now: its key, sub-action letters, where it comes from, its 💡 cost.
+
+    ``face`` is the die face the action sits on (0: a default or item action, usable on any roll).
+    ``special`` names the ability behind a special action.
+    """
+
+    key: str
+    name: str
+    subs: str
+    source: str
+    cost: int
+    face: int = 0
+    special: str = ""
+
+
+# Special actions: key -> (sub-action letters, extra 💡 cost). Their other effects live in actions.py.
+SPECIALS: dict[str, tuple[str, int]] = {
+    "dart": ("NMM", 1),
+    "bolt": ("NMM", 1),
+    "bolt_far": ("NMMM", 2),
+    "patch_in": ("IIRN", 0),
+    "autopwn": ("N", 1),
+    "exploit": ("N", 1),
+    "loop_footage": ("", 2),
+    "rewire_ability": ("DDN", 2),
+    "breach": ("", 4),
+    "toss_loot": ("", 0),
+    "tweak_plan": ("NM", 0),
+    "kill_pixels": ("", 0),
+    "toss_flashbang": ("NNN", 0),
+}
+
+
+def letters(action_id: str) -> str:
+    """Sub-action letters of a plain action."""
+    return "".join(LETTER_OF[s] for s in C().actions[action_id].subactions)
+
+
+def face_cost(die: int, face: int) -> int:
+    """💡 needed to turn the die to ``face`` (±1 each, wrapping 6↔1)."""
+    d = abs(die - face)
+    return min(d, 6 - d)
+
+
+def special_options(st: HeistState, p: Player, action_id: str, source: str) -> list[Option]:
+    """The options a special action gives (none when its condition fails)."""
+    a = C().actions[action_id]
+    out = []
+    if action_id == "bolt":
+        keys = ["bolt", "bolt_far"]
+    elif action_id in SPECIALS:
+        keys = [action_id]
+    else:
+        keys = []
+    for key in keys:
+        subs, cost = SPECIALS[key]
+        if key == "patch_in" and not any(chits(st, m, CAMERA) for m in nbrs(st, p.pos)):
+            continue
+        if key == "breach" and p.pos not in board(st).external:
+            continue
+        if key == "kill_pixels" and "kill_pixels" in p.used:
+            continue
+        name = a.name if key != "bolt_far" else f"{a.name} (far)"
+        out.append(Option(key, name, subs, source, cost, 0, key))
+    return out
+
+
+def options(st: HeistState, p: Player) -> list[Option]:
+    """Every action the player could choose now, cheapest way for each key, with what it costs."""
+    found: dict[str, Option] = {}
+
+    def add(o: Option) -> None:
+        """Keep the cheapest option per key, if affordable."""
+        if o.cost > p.ideas:
+            return
+        old = found.get(o.key)
+        if old is None or o.cost < old.cost:
+            found[o.key] = o
+
+    ch = character(p)
+    for aid in ch.default_actions:
+        a = C().actions[aid]
+        if a.kind == "special":
+            for o in special_options(st, p, aid, ch.name):
+                add(o)
+        else:
+            add(Option(aid, a.name, letters(aid), ch.name, 0))
+    for it in p.items:
+        item = C().items[it]
+        if item.action:
+            a = C().actions[item.action]
+            if a.kind == "special":
+                for o in special_options(st, p, item.action, item.name):
+                    add(o)
+            else:
+                add(Option(item.action, a.name, letters(item.action), item.name, 0))
+    for sid in p.skills:
+        sk = C().skills[sid]
+        for face in range(1, 7):
+            aid = sk.action_for(face)
+            cost = face_cost(p.die, face)
+            a = C().actions[aid]
+            add(Option(aid, a.name, letters(aid), sk.name, cost, face))
+    return sorted(found.values(), key=lambda o: (o.cost, o.key))
+
+
+def option_label(o: Option) -> str:
+    """``Punch 👊🔊🔊➜ (Wing It, 1 💡)``."""
+    cost = f", {o.cost} 💡" if o.cost else ""
+    return f"{o.name} {sym(o.subs)} ({o.source}{cost})".replace("  ", " ")
+
+
+def commit(st: HeistState, p: Player, o: Option, ev: list[Event]) -> None:
+    """Choose an action: pay its ideas, set the die, keep its optional sub-actions to play."""
+    p.ideas -= o.cost
+    if o.face:
+        p.die = o.face
+    p.action, p.source = o.key, o.source
+    p.noise_due = o.subs.count(NOISE)
+    p.alert_due = o.subs.count(ALERT)
+    p.left = "".join(c for c in o.subs if c not in (NOISE, ALERT))
+    p.unlocks = o.subs.count("U")
+    p.picks = p.cracks = 0
+    if "there_are_better_ways" in abilities(p):
+        p.left = p.left.replace("S", "")  # these characters never subdue
+    cost = f" for {o.cost} 💡" if o.cost else ""
+    ev.append(Event(f"{p.nickname} commits to {o.name} {sym(o.subs)}{cost}.", "action"))
+
+
+def finish_action(st: HeistState, p: Player, ev: list[Event]) -> None:
+    """End a player's action: its 🔊 and ⚠ are charged now (Suspenseful silence may waive the 🔊)."""
+    noise = p.noise_due
+    if p.cracks and "suspenseful_silence" in abilities(p) and "acted" not in p.flags:
+        noise = 0  # a round of nothing but safecracking is silent
+    p.noise_due = 0
+    if noise:
+        make_noise(st, noise, ev)
+    for _ in range(p.alert_due):
+        alert(st, ev, f"{p.nickname}'s action")
+    p.alert_due = 0
+    p.done = True
+    p.left = ""
+    p.proxy = ""
+    st.undo.pop(p.seat, None)
+    if any(f.startswith("dogwait:") for f in st.flags):
+        st.flags = [f for f in st.flags if not f.startswith("dogwait:")]
+        dogs_chase(st, ev)
+    ev.append(Event(f"{p.nickname} is done for this round.", "done"))
+
+
+# --- rounds -------------------------------------------------------------------------------------------
+
+
+def start_round(st: HeistState, ev: list[Event]) -> None:
+    """Phase 1: roll every character's die; clear last round's choices; auto-reveal."""
+    st.round += 1
+    st.phase = "action"
+    rolled = []
+    for p in in_play(st):
+        p.die = st.rng.roll(6)
+        rolled.append(p.die)
+        p.action = p.source = p.left = p.proxy = ""
+        p.done = False
+        p.flags = []
+        p.picks = p.unlocks = p.cracks = p.noise_due = p.alert_due = 0
+    st.undo.clear()
+    from engine.rulesets.heist import npcs as N
+
+    rolled += N.start_round(st, ev)
+    text = ", ".join(f"{p.nickname} {p.die}" for p in in_play(st))
+    ev.append(
+        Event(f"Round {st.round}: the dice are rolled ({text}).", "roll", dice=tuple(rolled), board=True)
+    )
+    auto_reveal(st, ev)
+    if st.phase == "action" and not in_play(st):
+        start_escape(st, ev)
+
+
+def everyone_done(st: HeistState) -> bool:
+    """True when every character still inside has finished its action."""
+    return all(p.done for p in in_play(st))
+
+
+def event_phase(st: HeistState, ev: list[Event]) -> None:
+    """Phase 3: the active event, then the crisis queue in order; then the next round or the escape."""
+    from engine.rulesets.heist import events as E
+
+    st.news = []
+    mark = len(ev)
+    from engine.rulesets.heist import npcs as N
+
+    N.end_of_actions(st, ev)
+    for c in (c for t in st.tiles.values() for c in t.chits):
+        c.hits = 0
+    card = st.deck.pop(0) if st.deck else st.last_event
+    st.active_event = card
+    if card:
+        ev.append(Event(f"Event phase: {card_name(card)}.", "event"))
+        E.resolve(st, card, ev)
+        st.discard.append(card)
+        st.last_event = card
+        queue_crises(st, ev)
+    alarm = False
+    while st.crises and st.phase != "over":
+        crisis = st.crises.pop(0)
+        ev.append(Event(f"Crisis {card_name(crisis)}.", "crisis"))
+        E.resolve(st, crisis, ev)
+        st.discard.append(crisis)
+        if C().events[crisis].final:
+            alarm = True
+        queue_crises(st, ev)
+    st.active_event = ""
+    E.end_of_event_phase(st, ev)
+    st.news = [e.text for e in ev[mark:]]
+    if st.phase == "over":
+        return
+    if alarm or st.escape_called or not in_play(st):
+        start_escape(st, ev)
+    else:
+        start_round(st, ev)
+
+
+# --- escape -------------------------------------------------------------------------------------------
+
+
+def start_escape(st: HeistState, ev: list[Event]) -> None:
+    """Phase 4 begins: reveal every chit, lift the lockdown gates, bank whoever is already outside."""
+    st.phase = "escape"
+    st.undo.clear()
+    ev.append(Event("The alarm sounds: everyone must escape now!", "escape", board=True))
+    for n in sorted(st.tiles):
+        if st.tiles[n].unknown and alive(st, n):
+            draw(st, n, ev, "Revealed for the escape at")
+    for t in st.tiles.values():
+        for g in ("gate_a", "gate_b", "gate_c", "gate_d"):
+            if g in t.marks:
+                t.marks.remove(g)
+    for p in in_play(st):
+        p.flags = []
+        p.left = ""
+        p.done = False
+        if "anger_therapy" in abilities(p):
+            for c in chits(st, p.pos, GUARD):
+                c.active = False
+        if outdoors(st, p):
+            p.status = "escaped"
+            bank(st, p, ev, final=True)
+    if not in_play(st):
+        finish(st, ev)
+
+
+def step_cost(st: HeistState, a: str, c: str, better: bool, keycard: bool) -> int | None:
+    """Escape moves for one step from tile ``a`` to its neighbour ``c`` (None: impossible).
+
+    Entering costs 1; locked tiles are impassable (a keycard door costs 1 more with the keycard);
+    leaving a tile costs 1 more per unsubdued guard there (no more for those who know ``better`` ways).
+    """
+    if not alive(st, c):
+        return None
+    t = st.tiles[c]
+    if chits(st, c, LOCK) or "remote_lock_x" in t.marks or "remote_lock_y" in t.marks:
+        return None
+    extra = 0
+    if "keycard_door" in t.marks:
+        if not keycard:
+            return None
+        extra += 1
+    g = guards(st, a)
+    if g and not better:
+        extra += g
+    return 1 + extra
+
+
+def escape_paths(
+    st: HeistState, start: str, better: bool, keycard: bool
+) -> tuple[dict[str, int], dict[str, str]]:
+    """Least escape moves from ``start`` to every tile, and each tile's predecessor (Dijkstra)."""
+    best = {start: 0}
+    prev: dict[str, str] = {}
+    heap = [(0, start)]
+    while heap:
+        d, cur = heapq.heappop(heap)
+        if d > best[cur]:
+            continue
+        for m in nbrs(st, cur):
+            c = step_cost(st, cur, m, better, keycard)
+            if c is None:
+                continue
+            if d + c < best.get(m, d + c + 1):
+                best[m] = d + c
+                prev[m] = cur
+                heapq.heappush(heap, (d + c, m))
+    return best, prev
+
+
+def route_from(
+    st: HeistState, pos: str, via: str = "", *, better: bool, keycard: bool
+) -> list[tuple[str, int]] | None:
+    """The cheapest way out from ``pos`` as (tile, moves so far) steps; None when there is none."""
+    legs = [pos, via] if via else [pos]
+    route: list[tuple[str, int]] = []
+    total = 0
+    for i, start in enumerate(legs):
+        costs, prev = escape_paths(st, start, better, keycard)
+        if i + 1 < len(legs):
+            goal = legs[i + 1]
+            if goal not in costs:
+                return None
+        else:
+            outs = [e for e in sorted(exits(st)) if e in costs]
+            if not outs:
+                return None
+            goal = min(outs, key=lambda e: costs[e])
+        walk = [goal]
+        while walk[-1] != start:
+            walk.append(prev[walk[-1]])
+        for n in reversed(walk[:-1]):
+            route.append((n, total + costs[n]))
+        total += costs[goal]
+    return route
+
+
+def escape_route(st: HeistState, p: Player, via: str = "") -> list[tuple[str, int]] | None:
+    """A character's cheapest way out (through ``via`` if given); None when there is none."""
+    better = "there_are_better_ways" in abilities(p)
+    return route_from(st, p.pos, via, better=better, keycard="keycard" in p.loot)
+
+
+def escape_need(st: HeistState, p: Player, via: str = "") -> int | None:
+    """Escape moves the character needs to reach an exit (through ``via`` if given); None: no way out."""
+    route = escape_route(st, p, via)
+    if route is None:
+        return None
+    return route[-1][1] if route else 0
+
+
+def run(st: HeistState, p: Player, via: str, ev: list[Event]) -> None:
+    """Declare escape moves, spend ideas, roll the last-ditch die if needed: out, or Busted.
+
+    A runner who falls short gets as far along the route as the moves allow and is caught there,
+    leaving what they carry on that tile.
+    """
+    route = escape_route(st, p, via)
+    need = None if route is None else (route[-1][1] if route else 0)
+    if need is None or route is None:
+        ev.append(Event(f"{p.nickname} has no way out: Busted!", "busted"))
+        busted(st, p, ev)
+        if not in_play(st):
+            finish(st, ev)
+        return
+    spend = min(p.ideas, need)
+    p.ideas -= spend
+    left = need - spend
+    where = f" via {via}" if via else ""
+    if left == 0:
+        ev.append(
+            Event(f"{p.nickname} needs {need} escape move(s){where} and spends {spend} 💡: out!", "escape")
+        )
+        escaped(st, p, via, ev)
+        return
+    die = st.rng.roll(6)
+    if die >= left:
+        ev.append(Event(
+            f"{p.nickname} needs {need} escape move(s){where}, spends {spend} 💡 and rolls {die} for the last "
+            f"{left}: out!", "escape", dice=(die,)))  # fmt: skip
+        escaped(st, p, via, ev)
+    else:
+        ev.append(Event(
+            f"{p.nickname} needs {need} escape move(s){where}, spends {spend} 💡 and rolls {die}, short of "
+            f"{left}: Busted!", "busted", dice=(die,)))  # fmt: skip
+        budget = spend + die
+        for n, used in route:
+            if used > budget:
+                break
+            p.pos = n
+            if n == via:
+                for what in loot_on(st, via):
+                    while what in loot_on(st, via):
+                        take_from(st, p, via, what)
+        if "camouflage" in p.items and not any(guards(st, m) for m in [p.pos, *nbrs(st, p.pos)]):
+            ev.append(Event(f"{p.nickname}'s camouflage holds: hidden, not Busted (but not out).", "escape"))
+            drop_all(st, p)
+            p.status = "hidden"
+        else:
+            busted(st, p, ev)
+    if not in_play(st):
+        finish(st, ev)
+
+
+def escaped(st: HeistState, p: Player, via: str, ev: list[Event]) -> None:
+    """The character reaches an exit, picking up everything at ``via`` on the way."""
+    if via:
+        for what in loot_on(st, via):
+            while what in loot_on(st, via):
+                take_from(st, p, via, what)
+    p.status = "escaped"
+    bank(st, p, ev, final=True)
+    if not in_play(st):
+        finish(st, ev)
+
+
+def busted(st: HeistState, p: Player, ev: list[Event]) -> None:
+    """The character is out of the heist and jailed; what it carries is left on its tile."""
+    plan_copy = "master_plan_copy" in p.items
+    drop_all(st, p)
+    p.status = "busted"
+    p.done = True
+    for npc in st.npcs:
+        if npc.escort == p.seat:
+            npc.escort = ""
+    ev.append(Event(f"{p.nickname} is Busted and off to jail.", "busted"))
+    if plan_copy and "plan_lost" not in st.flags:
+        st.flags.append("plan_lost")  # Scrawled on palm: the whole crew goes down with the plan
+        ev.append(Event("The Master Plan Copy is found on them: the whole crew is Busted.", "busted"))
+        for q in in_play(st):
+            busted(st, q, ev)
+
+
+# --- the end ------------------------------------------------------------------------------------------
+
+
+def objective_met(st: HeistState) -> bool:
+    """True when the heist's objective holds now."""
+    o = heist(st).objective
+    if "plan_lost" in st.flags:
+        return False
+    got = st.hauled
+    if got.get("docs", 0) < o.docs or got.get("jewel", 0) < o.jewels or got.get("cash", 0) < o.cash_k:
+        return False
+    if o.npc_escapes and not any(n.status == "escaped" for n in st.npcs):
+        return False
+    # A breakout counts only characters who were inside the building at some point.
+    out = sum(p.status == "escaped" and "been_inside" in p.used for p in st.players.values())
+    if o.characters_escape and out < o.characters_escape:
+        return False
+    return not (o.safe and "safe_open" not in st.flags)
+
+
+def finish(st: HeistState, ev: list[Event]) -> None:
+    """The heist is over: record the outcome."""
+    if st.phase == "over":
+        return
+    from engine.rulesets.heist import npcs as N
+
+    N.run_last(st, ev)
+    st.phase = "over"
+    won = objective_met(st)
+    out = sum(p.status == "escaped" for p in st.players.values())
+    jailed = [p.nickname for p in st.players.values() if p.status == "busted"]
+    haul = ", ".join(f"{k} {v}" for k, v in sorted(st.hauled.items()) if v) or "nothing"
+    reason = (
+        f"{'Heist won' if won else 'Heist failed'} ({heist(st).objective.summary.rstrip('.')}). {out} escaped"
+        + (f", Busted: {', '.join(jailed)}" if jailed else "")
+        + f". Haul: {haul}."
+    )
+    st.result = Outcome(frozenset(st.seats) if won else frozenset(), reason)
+    ev.append(Event(reason, "end", board=True))

@@ -1,0 +1,864 @@
+"""Skirm commands: checking (never mutates), playing (trusts a checked command), and listing.
+
+Grammar (unit = unit id, sq = square like c4, edge = two squares like c4|c5, weapon = weapon id):
+setup ``zone NAME``, ``deploy unit sq``; turn ``activate unit``, ``end``; actions ``move unit sq``,
+``dash unit sq``, ``crawl unit sq``, ``leap unit sq``, ``shoot unit weapon target|sq``,
+``fight unit weapon target``, ``open unit edge``, ``close unit edge``, ``pickup unit``, ``drop unit``,
+``recover unit target``, ``order unit squadmate``, ``skill unit skill [target]``, mission actions
+``plant unit``, ``upload unit``, ``sabotage unit``; answers ``reroll N``, ``keep``; any time ``react reroll ask|never`` (whether to be asked about order re-rolls).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+
+from engine.core import Command, Event
+from engine.errors import AmbiguousCommand, IllegalCommand, NotYourTurn, UnknownCommand
+from engine.geometry.square import (
+    ORTHOGONAL,
+    Cell,
+    cell_name,
+    chebyshev,
+    edge_key,
+    edge_name,
+    parse_cell,
+    parse_edge,
+)
+from engine.rulesets.skirm import board as B
+from engine.rulesets.skirm import rules as R
+from engine.rulesets.skirm.content import SIZE, Skill, Weapon, skill
+from engine.rulesets.skirm.state import DOWNED, RESERVE, STANDING, SkirmState, Unit
+
+ACTION_VERBS = ("move", "dash", "crawl", "leap", "shoot", "fight", "open", "close", "pickup", "drop",
+                "recover", "order", "plant", "upload", "sabotage")  # fmt: skip
+BASIC = ("move", "dash", "crawl", "shoot", "fight", "open", "close", "pickup", "drop", "recover")
+ALL_VERBS = (*ACTION_VERBS, "zone", "deploy", "activate", "end", "skill", "reroll", "keep", "react")
+KEYS = {"move": "move", "dash": "dash", "crawl": "dash", "leap": "leap", "shoot": "ranged", "fight": "melee",
+        "open": "door", "close": "door", "pickup": "carry", "drop": "carry", "recover": "recover",
+        "order": "order", "plant": "plant", "upload": "upload", "sabotage": "sabotage"}  # fmt: skip
+BASE_COST = {"move": 1, "dash": 1, "crawl": 1, "leap": R.LEAP, "shoot": 1, "fight": 1, "open": 1, "close": 1,
+             "pickup": 1, "drop": 1, "recover": 1, "order": 1, **R.MISSION_COSTS}  # fmt: skip
+
+
+def _usage(ok: bool, text: str) -> None:
+    if not ok:
+        raise IllegalCommand(f"Usage: {text}")
+
+
+def find_unit(st: SkirmState, text: str, *, seat: str | None = None) -> Unit:
+    """The unit named by ``text`` (its id, or an unambiguous start of it). Raises IllegalCommand."""
+    t = text.strip().lower()
+    pool = [u for u in st.units.values() if seat is None or u.seat == seat]
+    for u in pool:
+        if u.id == t:
+            return u
+    pref = [u for u in pool if u.id.startswith(t)]
+    if len(pref) == 1:
+        return pref[0]
+    if len(pref) > 1:
+        raise AmbiguousCommand(f"'{text}' could be {', '.join(u.id for u in pref)}: type the whole id.")
+    raise IllegalCommand(f"There is no unit '{text}' in this game (units: {', '.join(u.id for u in pool)}).")
+
+
+def cell_arg(text: str) -> Cell:
+    """A square of the 12x12 map. Raises IllegalCommand."""
+    return parse_cell(text, SIZE, SIZE)
+
+
+def whose_turn_text(st: SkirmState) -> str:
+    """A sentence saying who must act now."""
+    w = R.waiting(st)
+    if w is None:
+        return "The game is over."
+    seat, mode = w
+    who = R.squad_name(st, seat)
+    if mode == "reroll":
+        return f"{who} may spend a Tactical Order to re-roll a die ('reroll N' or 'keep')."
+    if mode == "zone":
+        return f"{who} won the deployment roll-off and picks a deployment zone."
+    if mode == "deploy":
+        return f"{who} deploys a unit."
+    if st.active:
+        return f"{who} is activating {st.units[st.active].name}."
+    return f"{who} activates a unit next."
+
+
+# -- what a unit may do -------------------------------------------------------------------------------------
+
+
+def acting_unit(st: SkirmState, seat: str, text: str) -> Unit:
+    """The unit an action names, which must be the active unit (or the squadmate under a Command order)."""
+    u = find_unit(st, text)
+    if st.ordered:
+        if u.id != st.ordered:
+            raise IllegalCommand(
+                f"{st.units[st.ordered].name} is carrying out an order: it acts now ('end' skips it)."
+            )
+        return u
+    if not st.active:
+        raise IllegalCommand(f"No unit is active: start with 'activate {u.id}'.")
+    if u.id != st.active:
+        raise IllegalCommand(f"{st.units[st.active].name} is the active unit, not {u.name}.")
+    return u
+
+
+def require_cost(st: SkirmState, u: Unit, verb: str, w: Weapon | None = None) -> int:
+    """The cost of ``verb`` now. Raises IllegalCommand if action points plus orders fall short."""
+    cost = R.action_cost(st, u, KEYS[verb], BASE_COST[verb], w)
+    if not R.can_pay(st, u, cost):
+        raise IllegalCommand(
+            f"{u.name} needs {cost} ACT for this {verb} and has {R.act_left(u)} ACT left plus "
+            f"{st.orders.get(u.seat, 0)} Tactical Order(s)."
+        )
+    return cost
+
+
+def require_state(u: Unit, verb: str) -> None:
+    """Downed units may only Recover or Crawl; Dash and Crawl are the same action by state."""
+    if u.state == DOWNED and verb not in ("crawl", "recover"):
+        raise IllegalCommand(f"{u.name} is Downed: it may only Recover or Crawl.")
+    if u.state == STANDING and verb == "crawl":
+        raise IllegalCommand(f"{u.name} is Standing: it dashes ('dash') rather than crawls.")
+
+
+def move_budget(st: SkirmState, u: Unit, verb: str) -> int:
+    """Squares a Move, Dash or Crawl covers: 3 or 1, +1 with SWF (not when crawling), -1 in mud for Move."""
+    if verb == "move":
+        n = R.MOVE + (1 if R.has(u, "SWF") else 0)
+        return n - 1 if R.event_effect(st) == "mud" else n
+    return R.DASH + (1 if R.has(u, "SWF") and verb == "dash" else 0)
+
+
+def weapon_of(u: Unit, text: str) -> Weapon:
+    """A weapon the unit carries, by id or unambiguous start. Raises IllegalCommand."""
+    t = text.lower()
+    exact = [w for w in u.weapons if w == t]
+    pref = exact or [w for w in u.weapons if w.startswith(t)]
+    if len(pref) != 1:
+        raise IllegalCommand(f"{u.name} carries {', '.join(u.weapons)}; '{text}' names none of them.")
+    return R.wp(pref[0])
+
+
+def weapon_range(st: SkirmState, w: Weapon) -> int:
+    """A ranged weapon's reach this turn (fog limits it to 4)."""
+    return min(w.range, 4) if R.event_effect(st) == "fog" else w.range
+
+
+def shot_problem(st: SkirmState, u: Unit, w: Weapon, target: Cell) -> str:
+    """Why ``u`` may not shoot ``w`` at ``target`` ('' when it may)."""
+    assert u.pos is not None
+    if not w.ranged:
+        return f"The {w.name} is a melee weapon: use 'fight'."
+    if w.has("LIM") and w.id in u.spent:
+        return f"The {w.name} has limited ammunition (LIM) and was already used this battle."
+    occ = B.occupancy(st)
+    t = occ.get(target)
+    if t is None and not w.has("XPL"):
+        return f"There is no unit on {cell_name(target)} to shoot."
+    if t is None and not any(c in occ and B.adjacent(st, target, c) for c in B.around(target)):
+        return f"The blast at {cell_name(target)} would catch nobody: an empty square is a target only next to a unit."
+    if t is not None and t.seat == u.seat:
+        return f"{t.name} is a squadmate."
+    if B.solid(st, target):
+        return f"{cell_name(target)} is solid."
+    d = chebyshev(u.pos, target)
+    if d < 2:
+        return "Ranged targets must be at least 2 squares away (use 'fight' against adjacent units)."
+    rng = weapon_range(st, w)
+    if d > rng:
+        return f"{cell_name(target)} is {d} squares away; the {w.name} reaches {rng}."
+    ignore = (u.id, t.id) if t else (u.id,)
+    if not B.sees(st, u.pos, target, ignore=ignore):
+        return f"{u.name} has no line of sight to {cell_name(target)} (two clear corner lines are needed)."
+    return ""
+
+
+def can_shoot_now(st: SkirmState, u: Unit) -> str:
+    """Why ``u`` may not make any ranged attack now ('' when it may)."""
+    assert u.pos is not None
+    if B.standing_enemy_adjacent(st, u.seat, u.pos):
+        return f"{u.name} has a Standing enemy adjacent and cannot make ranged attacks."
+    return ""
+
+
+def melee_problem(st: SkirmState, u: Unit, w: Weapon, t: Unit) -> str:
+    """Why ``u`` may not fight ``t`` with ``w`` ('' when it may)."""
+    if w.ranged and not w.has("MCR"):
+        return f"The {w.name} is a ranged weapon without MCR: use 'shoot'."
+    if w.has("LIM") and w.id in u.spent:
+        return f"The {w.name} was already used this battle (LIM)."
+    if t.seat == u.seat:
+        return f"{t.name} is a squadmate."
+    if not B.on_map(t) or t.pos is None or u.pos is None or not B.adjacent(st, u.pos, t.pos):
+        return f"{t.name} is not in an adjacent square (height and high walls count)."
+    return ""
+
+
+def door_edges(st: SkirmState, u: Unit) -> list[tuple[Cell, Cell]]:
+    """Doors on the sides of the unit's square."""
+    assert u.pos is not None
+    out = []
+    for dx, dy in ORTHOGONAL:
+        n = (u.pos[0] + dx, u.pos[1] + dy)
+        if B.on_board(n) and edge_key(u.pos, n) in st.doors:
+            out.append(edge_key(u.pos, n))
+    return out
+
+
+def marker_here(st: SkirmState, u: Unit) -> str:
+    """The id of a marker lying on the unit's square ('' if none)."""
+    for mid, m in sorted(st.markers.items()):
+        if m["pos"] is not None and u.pos is not None and tuple(m["pos"]) == u.pos and not m["carrier"]:
+            return mid
+    return ""
+
+
+def objective_here(st: SkirmState, u: Unit) -> dict[str, object] | None:
+    """The objective (still standing) on the unit's square, if any."""
+    for o in st.objectives:
+        if not o["gone"] and u.pos is not None and tuple(o["pos"]) == u.pos:
+            return o
+    return None
+
+
+def skill_targets(st: SkirmState, u: Unit, sk: Skill) -> list[Unit | None]:
+    """Who a skill may target now ([None] for a self-only skill)."""
+    if u.pos is None:
+        return []
+    if sk.effect == "surge":
+        return [None] if u.state == STANDING else []
+    if sk.effect == "raise":
+        out: list[Unit | None] = []
+        for v in st.units.values():
+            if v.seat != u.seat or v.state != DOWNED or v.pos is None:
+                continue
+            if v.id == u.id or (u.state == STANDING and B.adjacent(st, u.pos, v.pos)):
+                out.append(v)
+        return out
+    if u.state != STANDING:
+        return []
+    if sk.effect == "hex":
+        return [v for v in st.units.values() if v.seat != u.seat and B.on_map(v) and v.pos is not None
+                and chebyshev(u.pos, v.pos) <= 8 and B.sees(st, u.pos, v.pos, ignore=(u.id, v.id))]  # fmt: skip
+    return [v for v in st.units.values()
+            if v.seat == u.seat and B.on_map(v) and v.pos is not None and chebyshev(u.pos, v.pos) <= 3]  # fmt: skip
+
+
+# -- check ----------------------------------------------------------------------------------------------------
+
+
+def check(st: SkirmState, seat: str, text: str) -> Command:
+    """Parse and check ``text`` for ``seat``. Raises a RuleError naming the rule; never mutates."""
+    words = text.strip().lower().split()
+    if not words:
+        raise UnknownCommand("Type a command, for example 'activate trooper' or 'end'.")
+    verb, args = words[0], words[1:]
+    if verb not in ALL_VERBS:
+        raise UnknownCommand(
+            f"'{words[0]}' is not a Skirm command. Commands: {', '.join(sorted(ALL_VERBS))}."
+        )
+    if verb == "react":
+        if args not in (["reroll", "ask"], ["reroll", "never"]):
+            raise IllegalCommand(
+                "Standing answer for Tactical Order re-rolls: 'react reroll ask' or 'react reroll never'."
+            )
+        return Command("react", ("reroll", args[1]), f"Re-roll offers: {args[1]}")
+    w = R.waiting(st)
+    if w is None:
+        raise NotYourTurn("The game is over.")
+    wseat, mode = w
+    if wseat != seat:
+        raise NotYourTurn(f"Not your turn: {whose_turn_text(st)}")
+    if mode == "reroll":
+        return check_reroll(st, verb, args)
+    if mode == "zone":
+        return check_zone(st, verb, args)
+    if mode == "deploy":
+        return check_deploy(st, seat, verb, args)
+    return check_activation(st, seat, verb, args)
+
+
+def check_reroll(st: SkirmState, verb: str, args: list[str]) -> Command:
+    choices = R.reroll_choices(st)
+    if verb == "keep" and not args:
+        return Command("keep", (), "Keep the dice")
+    if verb == "reroll" and len(args) == 1 and args[0].isdigit():
+        n = int(args[0])
+        if n not in choices:
+            raise IllegalCommand(
+                f"Only a failed die not re-rolled yet may be re-rolled (one re-roll per die): choose {', '.join(map(str, choices))}."
+            )
+        dice, _, _ = R.frame_dice(st.stack[-1])
+        return Command("reroll", (str(n),), f"Spend 1 Tactical Order to re-roll die {n} (a {dice[n - 1]})")
+    raise IllegalCommand("Dice were rolled: answer 'reroll N' (N = the die's position) or 'keep'.")
+
+
+def check_zone(st: SkirmState, verb: str, args: list[str]) -> Command:
+    zones = list(B.mission(st).zones)
+    if verb != "zone" or len(args) != 1 or args[0] not in zones:
+        raise IllegalCommand(f"Deployment: pick your zone with 'zone {'|'.join(zones)}'.")
+    return Command("zone", (args[0],), f"Deploy in the {args[0]} zone")
+
+
+def check_deploy(st: SkirmState, seat: str, verb: str, args: list[str]) -> Command:
+    if verb != "deploy" or len(args) != 2:
+        raise IllegalCommand("Deployment: place a unit with 'deploy <unit> <square>'.")
+    u = find_unit(st, args[0], seat=seat)
+    if u.state != RESERVE:
+        raise IllegalCommand(f"{u.name} is already deployed.")
+    c = cell_arg(args[1])
+    if c not in B.deploy_cells(st, u):
+        extra = " or, with INF, more than 4 squares from every enemy" if R.has(u, "INF") else ""
+        raise IllegalCommand(
+            f"{u.name} deploys on a free square of your deployment zone{extra}; {cell_name(c)} is not one."
+        )
+    return Command("deploy", (u.id, cell_name(c)), f"Deploy {u.name} on {cell_name(c)}")
+
+
+def check_activation(st: SkirmState, seat: str, verb: str, args: list[str]) -> Command:
+    if verb in ("reroll", "keep", "zone", "deploy"):
+        raise IllegalCommand(f"'{verb}' is not possible now: {whose_turn_text(st)}")
+    if verb == "end":
+        _usage(not args, "end")
+        if st.ordered:
+            return Command("end", (), f"{st.units[st.ordered].name} skips the ordered action")
+        if not st.active:
+            raise IllegalCommand(
+                "No unit is active: 'activate <unit>' first (every Ready unit activates once a turn)."
+            )
+        return Command("end", (), f"End {st.units[st.active].name}'s activation")
+    if verb == "activate":
+        _usage(len(args) == 1, "activate <unit>")
+        if st.active:
+            raise IllegalCommand(f"{st.units[st.active].name} is still active: 'end' its activation first.")
+        u = find_unit(st, args[0], seat=seat)
+        if not R.can_activate(u):
+            why = "has already activated this turn" if u.activated else "is not on the battle map"
+            raise IllegalCommand(f"{u.name} {why}.")
+        return Command("activate", (u.id,), f"Activate {u.name}")
+    if verb == "skill":
+        return check_skill(st, seat, args)
+    _usage(len(args) >= 1, f"{verb} <unit> ...")
+    u = acting_unit(st, seat, args[0])
+    if st.ordered and verb not in BASIC:
+        raise IllegalCommand(f"A Command order grants one basic action; '{verb}' is not one.")
+    require_state(u, verb)
+    return VERB_CHECKS[verb](st, u, verb, args[1:])
+
+
+def chk_move(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
+    _usage(len(args) == 1, f"{verb} <unit> <square>")
+    c = cell_arg(args[0])
+    if verb == "leap":
+        n = R.ut(u).leap
+        if not n:
+            raise IllegalCommand(f"{u.name} has no Leap (LPx) rule.")
+        if c not in {x for x, _ in B.leap_cells(st, u, n, nimble=R.has(u, "NMB"))}:
+            raise IllegalCommand(
+                f"{u.name} leaps up to {n} squares in a straight line onto a free square; {cell_name(c)} is out of reach."
+            )
+    else:
+        budget = move_budget(st, u, verb)
+        if c not in B.reach(st, u, budget, nimble=R.has(u, "NMB"), ranger=R.has(u, "RGR")):
+            raise IllegalCommand(
+                f"{u.name} cannot reach {cell_name(c)} with {budget} square(s) of movement "
+                "(difficult ground, low walls and climbing cost more; enemies block passage)."
+            )
+    cost = require_cost(st, u, verb)
+    return Command(verb, (u.id, cell_name(c)), f"{verb.capitalize()} {u.name} to {cell_name(c)} ({cost} ACT)")
+
+
+def target_cell(st: SkirmState, text: str) -> tuple[Cell, Unit | None]:
+    """A target given as a unit id or a square."""
+    t = text.lower()
+    if len(t) >= 2 and t[0] in "abcdefghijkl" and t[1:].isdigit():
+        c = cell_arg(t)
+        return c, B.occupancy(st).get(c)
+    v = find_unit(st, t)
+    if not B.on_map(v) or v.pos is None:
+        raise IllegalCommand(f"{v.name} is not on the battle map.")
+    return v.pos, v
+
+
+def chk_shoot(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
+    _usage(len(args) == 2, "shoot <unit> <weapon> <target unit or square>")
+    w = weapon_of(u, args[0])
+    c, t = target_cell(st, args[1])
+    why = can_shoot_now(st, u) or shot_problem(st, u, w, c)
+    if why:
+        raise IllegalCommand(why)
+    cost = require_cost(st, u, verb, w)
+    what = t.name if t else cell_name(c)
+    return Command(
+        "shoot",
+        (u.id, w.id, t.id if t else cell_name(c)),
+        f"{u.name} shoots {what} with the {w.name} ({cost} ACT)",
+    )
+
+
+def chk_fight(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
+    _usage(len(args) == 2, "fight <unit> <weapon> <target>")
+    w = weapon_of(u, args[0])
+    t = find_unit(st, args[1])
+    why = melee_problem(st, u, w, t)
+    if why:
+        raise IllegalCommand(why)
+    cost = require_cost(st, u, verb, w)
+    return Command("fight", (u.id, w.id, t.id), f"{u.name} fights {t.name} with the {w.name} ({cost} ACT)")
+
+
+def chk_door(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
+    _usage(len(args) == 1, f"{verb} <unit> <edge like c4|c5>")
+    k = parse_edge(args[0], SIZE, SIZE)
+    if k not in door_edges(st, u):
+        raise IllegalCommand(f"There is no door on a side of {u.name}'s square at {edge_name(*k)}.")
+    if st.doors[k] == (verb == "open"):
+        raise IllegalCommand(f"The door {edge_name(*k)} is already {'open' if st.doors[k] else 'closed'}.")
+    cost = require_cost(st, u, verb)
+    return Command(verb, (u.id, edge_name(*k)), f"{u.name} {verb}s the door {edge_name(*k)} ({cost} ACT)")
+
+
+def chk_carry(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
+    _usage(not args, f"{verb} <unit>")
+    if verb == "pickup":
+        if u.carrying:
+            raise IllegalCommand(f"{u.name} already carries a marker.")
+        if not marker_here(st, u):
+            raise IllegalCommand(f"There is no marker on {u.name}'s square.")
+    elif not u.carrying:
+        raise IllegalCommand(f"{u.name} carries nothing.")
+    cost = require_cost(st, u, verb)
+    return Command(
+        verb, (u.id,), f"{u.name} {'picks up' if verb == 'pickup' else 'drops'} a marker ({cost} ACT)"
+    )
+
+
+def chk_recover(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
+    _usage(len(args) == 1, "recover <unit> <downed unit (itself or an adjacent squadmate)>")
+    t = find_unit(st, args[0], seat=u.seat)
+    if t.state != DOWNED:
+        raise IllegalCommand(f"{t.name} is not Downed.")
+    if t.id != u.id and (
+        u.state != STANDING or u.pos is None or t.pos is None or not B.adjacent(st, u.pos, t.pos)
+    ):
+        raise IllegalCommand(f"Only {t.name} itself or a Standing adjacent squadmate may help it recover.")
+    cost = require_cost(st, u, verb)
+    return Command(
+        "recover",
+        (u.id, t.id),
+        f"{u.name} helps {t.name} recover: a save roll vs ARM {R.ut(u).arm} ({cost} ACT)",
+    )
+
+
+def chk_order(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
+    _usage(len(args) == 1, "order <unit> <squadmate>")
+    if not R.has(u, "CMD"):
+        raise IllegalCommand(f"{u.name} has no Command (CMD) rule.")
+    t = find_unit(st, args[0], seat=u.seat)
+    if t.id == u.id or not B.on_map(t) or t.pos is None or u.pos is None:
+        raise IllegalCommand("Command orders go to another squadmate on the battle map.")
+    if not B.sees(st, u.pos, t.pos, ignore=(u.id, t.id)):
+        raise IllegalCommand(f"{t.name} is not in {u.name}'s line of sight.")
+    cost = require_cost(st, u, verb)
+    return Command(
+        "order", (u.id, t.id), f"{u.name} orders {t.name} to take a free basic action ({cost} ACT)"
+    )
+
+
+def chk_mission(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
+    _usage(not args, f"{verb} <unit>")
+    if verb not in B.mission(st).actions:
+        raise IllegalCommand(f"'{verb}' is not a mission action of {B.mission(st).name}.")
+    if verb == "upload":
+        if not u.carrying:
+            raise IllegalCommand(f"{u.name} carries no data cache to upload.")
+        if u.pos is None or not B.in_zone(st, u.seat, u.pos):
+            raise IllegalCommand("Data is uploaded from inside your own deployment zone.")
+    else:
+        o = objective_here(st, u)
+        if o is None or u.pos is None:
+            raise IllegalCommand(f"{u.name} is not on an objective.")
+        if R.controller(st, u.pos) != u.seat:
+            raise IllegalCommand("An enemy unit is adjacent: you do not control this objective.")
+        if verb == "plant" and o["planted"] == u.seat:
+            raise IllegalCommand("Your banner already stands on this objective.")
+    cost = require_cost(st, u, verb)
+    label = {"plant": "plants the squad's banner", "upload": "uploads the data (+2 mission points)",
+             "sabotage": f"tries to sabotage the objective (RSK {R.ut(u).rsk})"}[verb]  # fmt: skip
+    return Command(verb, (u.id,), f"{u.name} {label} ({cost} ACT)")
+
+
+def check_skill(st: SkirmState, seat: str, args: list[str]) -> Command:
+    _usage(len(args) in (2, 3), "skill <unit> <skill> [target]")
+    u = find_unit(st, args[0], seat=seat)
+    if args[1] not in u.skills:
+        raise IllegalCommand(f"{u.name} has no skill '{args[1]}' (skills: {', '.join(u.skills) or 'none'}).")
+    sk = skill(args[1])
+    if st.ordered:
+        raise IllegalCommand("Finish the Command order first.")
+    if not B.on_map(u):
+        raise IllegalCommand(f"{u.name} is not on the battle map.")
+    if sk.pay == "act":
+        if st.active != u.id:
+            raise IllegalCommand(
+                f"{sk.name} costs ACT: only the active unit may use it, during its activation."
+            )
+        if u.state != STANDING:
+            raise IllegalCommand(f"{u.name} is Downed: it may only Recover or Crawl.")
+        cost = R.action_cost(st, u, "skill:" + sk.id, sk.cost)
+        if not R.can_pay(st, u, cost):
+            raise IllegalCommand(
+                f"{sk.name} needs {cost} ACT; {u.name} has {R.act_left(u)} plus {st.orders.get(seat, 0)} TO."
+            )
+    else:
+        cost = sk.cost
+        if f"{u.id}:{sk.id}" in st.skills_used:
+            raise IllegalCommand(f"{u.name} already used {sk.name} this turn (TO skills: once per turn).")
+        if st.orders.get(seat, 0) < cost:
+            raise IllegalCommand(
+                f"{sk.name} costs {cost} Tactical Order(s); {R.squad_name(st, seat)} has {st.orders.get(seat, 0)}."
+            )
+    targets = skill_targets(st, u, sk)
+    if targets == [None]:
+        _usage(len(args) == 2, f"skill {u.id} {sk.id}")
+        return Command("skill", (u.id, sk.id), f"{u.name} uses {sk.name}")
+    _usage(len(args) == 3, f"skill {u.id} {sk.id} <target>")
+    t = find_unit(st, args[2])
+    if t not in targets:
+        raise IllegalCommand(f"{t.name} is not a valid target for {sk.name}: {sk.text}")
+    return Command("skill", (u.id, sk.id, t.id), f"{u.name} uses {sk.name} on {t.name}")
+
+
+VERB_CHECKS: dict[str, Callable[[SkirmState, Unit, str, list[str]], Command]] = {
+    "move": chk_move, "dash": chk_move, "crawl": chk_move, "leap": chk_move, "shoot": chk_shoot,
+    "fight": chk_fight, "open": chk_door, "close": chk_door, "pickup": chk_carry, "drop": chk_carry,
+    "recover": chk_recover, "order": chk_order, "plant": chk_mission, "upload": chk_mission,
+    "sabotage": chk_mission,
+}  # fmt: skip
+
+
+# -- play -----------------------------------------------------------------------------------------------------
+
+
+def play(st: SkirmState, seat: str, c: Command) -> list[Event]:
+    """Play a checked command and run the game forward until someone must answer."""
+    ev: list[Event] = []
+    v, a = c.verb, c.args
+    if v == "react":
+        st.policies[seat] = a[1]
+        how = "be asked about" if a[1] == "ask" else "never be asked about"
+        ev.append(Event(f"{R.squad_name(st, seat)} will {how} Tactical Order re-rolls.", kind="policy"))
+    elif v == "reroll":
+        R.do_reroll(st, seat, int(a[0]), ev)
+    elif v == "keep":
+        R.keep(st)
+    elif v == "zone":
+        zones = list(B.mission(st).zones)
+        st.zones = {seat: a[0], R.other(seat): next(z for z in zones if z != a[0])}
+        st.phase = "deploy"
+        ev.append(Event(f"{R.squad_name(st, seat)} deploys in the {a[0]} zone, {R.squad_name(st, R.other(seat))} "
+                        f"in the {st.zones[R.other(seat)]} zone.", kind="setup"))  # fmt: skip
+    elif v == "deploy":
+        u = st.units[a[0]]
+        u.state, u.pos = STANDING, cell_arg(a[1])
+        ev.append(Event(f"{u.name} deploys on {a[1]}.", kind="deploy", board=True))
+        after_deploy(st, seat, ev)
+    elif v == "activate":
+        R.begin_activation(st, st.units[a[0]], ev)
+    elif v == "end":
+        if st.ordered:
+            ev.append(Event(f"{st.units[st.ordered].name} lets the order pass."))
+            st.ordered = st.orderer = ""
+        else:
+            R.end_activation(st, ev)
+    elif v == "skill":
+        play_skill(st, c, ev)
+    else:
+        play_action(st, c, ev)
+    R.advance(st, ev)
+    return ev
+
+
+def after_deploy(st: SkirmState, seat: str, ev: list[Event]) -> None:
+    """Hand placement to the other squad (if it has units left), or start turn 1 once all are placed."""
+    left = {s: any(u.seat == s and u.state == RESERVE for u in st.units.values()) for s in R.SEATS}
+    if left[R.other(seat)]:
+        st.placer = R.other(seat)
+    elif left[seat]:
+        st.placer = seat
+    else:
+        st.placer = ""
+        R.start_turn(st, ev)
+
+
+def play_action(st: SkirmState, c: Command, ev: list[Event]) -> None:
+    """Pay for and resolve one unit action."""
+    v, a = c.verb, c.args
+    u = st.units[a[0]]
+    w = R.wp(a[1]) if v in ("shoot", "fight") else None
+    cost = R.action_cost(st, u, KEYS[v], BASE_COST[v], w)
+    paid = R.pay(st, u, cost)
+    free = st.ordered == u.id
+    if free:
+        st.ordered = st.orderer = ""
+    else:
+        R.note_action(u, KEYS[v], w)
+    tag = f" [{paid}]"
+    if v in ("move", "dash", "crawl", "leap"):
+        dest = cell_arg(a[1])
+        assert u.pos is not None
+        if v == "leap":
+            path = dict(B.leap_cells(st, u, R.ut(u).leap, nimble=R.has(u, "NMB")))[dest]
+        else:
+            path = B.reach(st, u, move_budget(st, u, v), nimble=R.has(u, "NMB"), ranger=R.has(u, "RGR"))[dest]
+        u.pos = dest
+        if v == "move" and not free:
+            u.moved = True
+        st.trail = [*(st.trail or []), *path[1:]] if st.trail and st.trail[-1] == path[0] else list(path)
+        ev.append(
+            Event(
+                f"{u.name} {'moves' if v == 'move' else v + 'es' if v == 'dash' else v + 's'} to {a[1]}{tag}.",
+                kind="move",
+            )
+        )
+    elif v == "shoot":
+        assert w is not None
+        target = st.units[a[2]].pos if a[2] in st.units else cell_arg(a[2])
+        assert target is not None
+        if w.has("HVY") and not free:
+            u.fired_heavy = True
+        ev.append(Event(f"{u.name} fires the {w.name}{tag}.", kind="shoot"))
+        R.start_attack(st, u, w, target, melee=False)
+    elif v == "fight":
+        assert w is not None
+        target = st.units[a[2]].pos
+        assert target is not None
+        ev.append(Event(f"{u.name} strikes with the {w.name}{tag}.", kind="fight"))
+        R.start_attack(st, u, w, target, melee=True)
+    elif v in ("open", "close"):
+        k = parse_edge(a[1], SIZE, SIZE)
+        st.doors[k] = v == "open"
+        ev.append(Event(f"{u.name} {v}s the door {a[1]}{tag}.", kind="door"))
+    elif v == "pickup":
+        mid = marker_here(st, u)
+        u.carrying = mid
+        st.markers[mid] = {"pos": None, "carrier": u.id}
+        ev.append(Event(f"{u.name} picks up data cache {mid}{tag}.", kind="carry"))
+    elif v == "drop":
+        ev.append(Event(f"{u.name} drops data cache {u.carrying}{tag}.", kind="carry"))
+        R.drop_marker(st, u)
+    elif v == "recover":
+        t = st.units[a[1]]
+        R.start_check(st, "recover", u, t, R.ut(u).arm, ev)
+    elif v == "order":
+        st.ordered, st.orderer = a[1], u.id
+        ev.append(Event(f"{u.name} orders {st.units[a[1]].name} to act{tag}.", kind="order"))
+    elif v == "plant":
+        o = objective_here(st, u)
+        assert o is not None
+        o["planted"] = u.seat
+        ev.append(Event(f"{u.name} plants the banner on objective {o['id']}{tag}.", kind="mission"))
+    elif v == "upload":
+        mid = u.carrying
+        u.carrying = ""
+        st.markers.pop(mid, None)
+        st.points[u.seat] = st.points.get(u.seat, 0) + 2
+        ev.append(Event(f"{u.name} uploads data cache {mid}: +2 mission points{tag}.", kind="mission"))
+    elif v == "sabotage":
+        o = objective_here(st, u)
+        assert o is not None
+        target = None
+        ev.append(Event(f"{u.name} works on objective {o['id']}{tag}.", kind="mission"))
+        R.start_check(st, "sabotage", u, target, R.ut(u).rsk, ev)
+        st.stack[-1]["target"] = o["id"]
+
+
+def play_skill(st: SkirmState, c: Command, ev: list[Event]) -> None:
+    """Pay for and resolve a skill."""
+    u = st.units[c.args[0]]
+    sk = skill(c.args[1])
+    t = st.units[c.args[2]] if len(c.args) > 2 else u
+    if sk.pay == "act":
+        paid = R.pay(st, u, R.action_cost(st, u, "skill:" + sk.id, sk.cost))
+        R.note_action(u, "skill:" + sk.id)
+    else:
+        st.orders[u.seat] -= sk.cost
+        st.skills_used.append(f"{u.id}:{sk.id}")
+        paid = f"{sk.cost} TO"
+    if sk.effect == "raise":
+        t.state = STANDING
+        text = f"{t.name} is Standing again"
+    elif sk.effect == "hex":
+        t.stun = 1
+        text = f"{t.name} will have 1 less ACT in its next activation"
+    elif sk.effect == "surge":
+        u.surge = True
+        text = "its next attack this turn rolls one more die"
+    else:
+        t.ward = True
+        text = f"{t.name} gets one automatic save against the next attack on it this turn"
+    ev.append(Event(f"{u.name} uses {sk.name} [{paid}]: {text}.", kind="skill"))
+
+
+# -- listing --------------------------------------------------------------------------------------------------
+
+
+def legal(st: SkirmState, seat: str) -> list[Command]:
+    """Every command ``seat`` may play now (exactly those :func:`check` accepts, in a stable order)."""
+    w = R.waiting(st)
+    if w is None or w[0] != seat:
+        return []
+    mode = w[1]
+    if mode == "reroll":
+        dice, _, _ = R.frame_dice(st.stack[-1])
+        return [Command("keep", (), "Keep the dice")] + [
+            Command("reroll", (str(n),), f"Spend 1 Tactical Order to re-roll die {n} (a {dice[n - 1]})")
+            for n in R.reroll_choices(st)
+        ]
+    if mode == "zone":
+        return [Command("zone", (z,), f"Deploy in the {z} zone") for z in B.mission(st).zones]
+    if mode == "deploy":
+        out = []
+        for u in st.units.values():
+            if u.seat == seat and u.state == RESERVE:
+                for c in B.deploy_cells(st, u):
+                    out.append(Command("deploy", (u.id, cell_name(c)), f"Deploy {u.name} on {cell_name(c)}"))
+        return out
+    out = []
+    if st.ordered:
+        out.append(Command("end", (), f"{st.units[st.ordered].name} skips the ordered action"))
+        out += unit_actions(st, st.units[st.ordered], basic_only=True)
+        return out
+    if st.active:
+        u = st.units[st.active]
+        out.append(Command("end", (), f"End {u.name}'s activation"))
+        out += unit_actions(st, u, basic_only=False)
+    else:
+        out += [Command("activate", (u.id,), f"Activate {u.name}") for u in st.units.values()
+                if u.seat == seat and R.can_activate(u)]  # fmt: skip
+    out += skill_commands(st, seat)
+    return out
+
+
+def _afford(st: SkirmState, u: Unit, verb: str, w: Weapon | None = None) -> int | None:
+    cost = R.action_cost(st, u, KEYS[verb], BASE_COST[verb], w)
+    return cost if R.can_pay(st, u, cost) else None
+
+
+def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Command]:
+    """Every action the unit may take now."""
+    out: list[Command] = []
+    if u.pos is None:
+        return out
+    nimble, ranger = R.has(u, "NMB"), R.has(u, "RGR")
+    moves = [
+        v for v in (("crawl",) if u.state == DOWNED else ("move", "dash")) if _afford(st, u, v) is not None
+    ]
+    if moves:
+        found = B.reach_costs(st, u, max(move_budget(st, u, v) for v in moves), nimble=nimble, ranger=ranger)
+        for verb in moves:
+            move_cost, budget = R.action_cost(st, u, KEYS[verb], BASE_COST[verb]), move_budget(st, u, verb)
+            for c in sorted(c for c, (n, _) in found.items() if n <= budget):
+                text = f"{verb.capitalize()} {u.name} to {cell_name(c)} ({move_cost} ACT)"
+                out.append(Command(verb, (u.id, cell_name(c)), text))
+    if u.state == DOWNED:
+        cost = _afford(st, u, "recover")
+        if cost is not None:
+            out.append(
+                Command(
+                    "recover",
+                    (u.id, u.id),
+                    f"{u.name} tries to recover (save vs ARM {R.ut(u).arm}, {cost} ACT)",
+                )
+            )
+        return out
+    if not basic_only and R.ut(u).leap:
+        cost = _afford(st, u, "leap")
+        if cost is not None:
+            for c in sorted({x for x, _ in B.leap_cells(st, u, R.ut(u).leap, nimble=nimble)}):
+                out.append(
+                    Command("leap", (u.id, cell_name(c)), f"Leap {u.name} to {cell_name(c)} ({cost} ACT)")
+                )
+    occ = B.occupancy(st)
+    enemies = [v for v in st.units.values() if v.seat != u.seat and B.on_map(v) and v.pos is not None]
+    shoot_ok = not can_shoot_now(st, u)
+    for wid in u.weapons:
+        w = R.wp(wid)
+        if w.ranged and shoot_ok and (cost := _afford(st, u, "shoot", w)) is not None:
+            cells: list[Cell]
+            if w.has("XPL"):
+                cells = sorted(c for c in B.bmap(st).terrain if 2 <= chebyshev(u.pos, c) <= weapon_range(st, w)
+                               and (c not in occ or occ[c].seat != u.seat))  # fmt: skip
+            else:
+                cells = sorted(v.pos for v in enemies if v.pos is not None)
+            for c in cells:
+                if not shot_problem(st, u, w, c):
+                    t = occ.get(c)
+                    out.append(Command("shoot", (u.id, w.id, t.id if t else cell_name(c)),
+                                       f"{u.name} shoots {t.name if t else cell_name(c)} with the {w.name} ({cost} ACT)"))  # fmt: skip
+        if (not w.ranged or w.has("MCR")) and (cost := _afford(st, u, "fight", w)) is not None:
+            for v in enemies:
+                if not melee_problem(st, u, w, v):
+                    out.append(
+                        Command(
+                            "fight",
+                            (u.id, w.id, v.id),
+                            f"{u.name} fights {v.name} with the {w.name} ({cost} ACT)",
+                        )
+                    )
+    for k in door_edges(st, u):
+        verb = "close" if st.doors[k] else "open"
+        if (cost := _afford(st, u, verb)) is not None:
+            out.append(
+                Command(
+                    verb, (u.id, edge_name(*k)), f"{u.name} {verb}s the door {edge_name(*k)} ({cost} ACT)"
+                )
+            )
+    if (cost := _afford(st, u, "pickup")) is not None:
+        if u.carrying:
+            out.append(Command("drop", (u.id,), f"{u.name} drops a marker ({cost} ACT)"))
+        elif marker_here(st, u):
+            out.append(Command("pickup", (u.id,), f"{u.name} picks up a marker ({cost} ACT)"))
+    if (cost := _afford(st, u, "recover")) is not None:
+        for v in st.units.values():
+            if v.seat == u.seat and v.state == DOWNED and v.pos is not None and B.adjacent(st, u.pos, v.pos):
+                out.append(Command("recover", (u.id, v.id), f"{u.name} helps {v.name} recover ({cost} ACT)"))
+    if basic_only:
+        return out
+    if R.has(u, "CMD") and (cost := _afford(st, u, "order")) is not None:
+        for v in st.units.values():
+            mate = v.seat == u.seat and v.id != u.id and B.on_map(v) and v.pos is not None
+            if mate and v.pos is not None and B.sees(st, u.pos, v.pos, ignore=(u.id, v.id)):
+                out.append(
+                    Command(
+                        "order", (u.id, v.id), f"{u.name} orders {v.name} to take a free action ({cost} ACT)"
+                    )
+                )
+    for verb in B.mission(st).actions:
+        with contextlib.suppress(IllegalCommand):
+            out.append(chk_mission(st, u, verb, []))
+    return out
+
+
+def skill_commands(st: SkirmState, seat: str) -> list[Command]:
+    """Skill uses open to the seat now (TO skills by any unit; ACT skills by the active unit)."""
+    out = []
+    for u in st.units.values():
+        if u.seat != seat or not u.skills or not B.on_map(u):
+            continue
+        for sid in u.skills:
+            sk = skill(sid)
+            if sk.pay == "act":
+                if st.active != u.id or u.state != STANDING:
+                    continue
+                if not R.can_pay(st, u, R.action_cost(st, u, "skill:" + sid, sk.cost)):
+                    continue
+            elif f"{u.id}:{sid}" in st.skills_used or st.orders.get(seat, 0) < sk.cost:
+                continue
+            for t in skill_targets(st, u, sk):
+                args = (u.id, sid) if t is None else (u.id, sid, t.id)
+                out.append(
+                    Command("skill", args, f"{u.name} uses {sk.name}" + (f" on {t.name}" if t else ""))
+                )
+    return out

@@ -1,0 +1,407 @@
+"""Skirm board geometry: heights, walls, doors, adjacency, movement costs, reach, sight and cover.
+
+Heights are whole squares. Two squares are adjacent when they touch (8 directions), differ by at most one
+in height, and no high wall or closed door separates them (for a diagonal, one way round the corner must
+be open). Movement costs follow the rulebook: leaving difficult terrain costs 2, crossing a low wall costs
+2, climbing costs the height plus 1 (down: the height), stairs and slopes count as flat.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator
+from functools import cache
+
+from engine.geometry.corners import in_sight
+from engine.geometry.square import KING, Cell, EdgeKey, chebyshev, corner_step_open, edge_key
+from engine.rulesets.skirm.content import SIZE, BattleMap, Mission, missions, unit_type
+from engine.rulesets.skirm.state import DOWNED, OUT, RESERVE, STANDING, SkirmState, Unit
+
+
+def mission(st: SkirmState) -> Mission:
+    """The mission being played."""
+    return missions()[st.mission]
+
+
+def bmap(st: SkirmState) -> BattleMap:
+    """The battle map being played on."""
+    return missions()[st.mission].map
+
+
+def on_board(c: Cell) -> bool:
+    """Whether the square lies on the 12x12 map."""
+    return 0 <= c[0] < SIZE and 0 <= c[1] < SIZE
+
+
+def height(st: SkirmState, c: Cell) -> int:
+    """A square's height in squares."""
+    return bmap(st).height[c]
+
+
+def solid(st: SkirmState, c: Cell) -> bool:
+    """Whether the square is solid (impassable, blocks sight) or off the map."""
+    return not on_board(c) or bmap(st).terrain[c] == "X"
+
+
+def difficult(st: SkirmState, c: Cell) -> bool:
+    """Whether the square is difficult terrain."""
+    return bmap(st).terrain[c] == "~"
+
+
+def stairs(st: SkirmState, c: Cell) -> bool:
+    """Whether the square holds stairs or a slope."""
+    return bmap(st).terrain[c] == "/"
+
+
+def hard_edge(st: SkirmState, a: Cell, b: Cell) -> bool:
+    """Whether a high wall or a closed door stands between two side-adjacent squares."""
+    k = edge_key(a, b)
+    if k in st.doors:
+        return not st.doors[k]
+    return k in bmap(st).high
+
+
+def low_wall(st: SkirmState, a: Cell, b: Cell) -> bool:
+    """Whether a low (1 square high) wall stands between two side-adjacent squares."""
+    return edge_key(a, b) in bmap(st).low
+
+
+def any_edge(st: SkirmState, a: Cell, b: Cell) -> bool:
+    """Whether any wall or door (open or not) lies between two side-adjacent squares."""
+    k = edge_key(a, b)
+    m = bmap(st)
+    return k in m.low or k in m.high or k in st.doors
+
+
+def adjacent(st: SkirmState, a: Cell, b: Cell) -> bool:
+    """Skirm adjacency: touching squares, at most 1 apart in height, not separated by a high wall/closed door."""
+    routes = adjacency_table(bmap(st).id).get(a, {}).get(b)
+    if routes is None:
+        return False
+    return any(all(st.doors[d] for d in route) for route in routes)
+
+
+@cache
+def adjacency_table(map_id: str) -> dict[Cell, dict[Cell, tuple[tuple[EdgeKey, ...], ...]]]:
+    """For each square, its adjacent squares with the ways round: each way lists the doors it needs open.
+
+    Side neighbours have one way (through the shared side); corner neighbours have up to two (round either
+    side square, which must not be solid and must cross no high wall).
+    """
+    from engine.rulesets.skirm.content import maps
+
+    m = maps()[map_id]
+
+    def solid_(c: Cell) -> bool:
+        return not on_board(c) or m.terrain[c] == "X"
+
+    def way(x: Cell, y: Cell) -> tuple[EdgeKey, ...] | None:
+        k = edge_key(x, y)
+        if k in m.high:
+            return None
+        return (k,) if k in m.doors else ()
+
+    out: dict[Cell, dict[Cell, tuple[tuple[EdgeKey, ...], ...]]] = {}
+    for a in m.terrain:
+        if solid_(a):
+            continue
+        row: dict[Cell, tuple[tuple[EdgeKey, ...], ...]] = {}
+        for b in around(a):
+            if solid_(b) or abs(m.height[a] - m.height[b]) > 1:
+                continue
+            if a[0] == b[0] or a[1] == b[1]:
+                w = way(a, b)
+                if w is not None:
+                    row[b] = (w,)
+                continue
+            routes = []
+            for side in ((b[0], a[1]), (a[0], b[1])):
+                if solid_(side):
+                    continue
+                w1, w2 = way(a, side), way(side, b)
+                if w1 is not None and w2 is not None:
+                    routes.append(w1 + w2)
+            if routes:
+                row[b] = tuple(routes)
+        out[a] = row
+    return out
+
+
+def around(c: Cell) -> Iterator[Cell]:
+    """The on-board squares touching ``c`` (8 directions), heights ignored."""
+    for dx, dy in KING:
+        n = (c[0] + dx, c[1] + dy)
+        if on_board(n):
+            yield n
+
+
+def on_map(u: Unit) -> bool:
+    """Whether the unit is on the battle map (Standing or Downed)."""
+    return u.state in (STANDING, DOWNED) and u.pos is not None
+
+
+def occupancy(st: SkirmState) -> dict[Cell, Unit]:
+    """Square -> unit for every unit on the map."""
+    return {u.pos: u for u in st.units.values() if u.pos is not None and u.state in (STANDING, DOWNED)}
+
+
+def standing_enemy_adjacent(st: SkirmState, seat: str, c: Cell, occ: dict[Cell, Unit] | None = None) -> bool:
+    """Whether a Standing unit of the other squad is adjacent to ``c``."""
+    occ = occupancy(st) if occ is None else occ
+    for n in around(c):
+        u = occ.get(n)
+        if u is not None and u.seat != seat and u.state == STANDING and adjacent(st, c, n):
+            return True
+    return False
+
+
+def enemy_adjacent(st: SkirmState, seat: str, c: Cell, occ: dict[Cell, Unit] | None = None) -> bool:
+    """Whether any unit (Standing or Downed) of the other squad is adjacent to ``c``."""
+    occ = occupancy(st) if occ is None else occ
+    return any((u := occ.get(n)) is not None and u.seat != seat and adjacent(st, c, n) for n in around(c))
+
+
+def step_cost(st: SkirmState, a: Cell, b: Cell, ranger: bool) -> int | None:
+    """Movement cost of one step from a to b (side or corner), occupancy aside; None if impossible.
+
+    Leaving difficult ground +1 (not for Rangers), a low wall +1, climbing up h: h + 1, down h: h (only
+    1-high faces or marked climbable faces), stairs count as flat, diagonals only on level open ground.
+    """
+    k = edge_key(a, b) if abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 else None
+    if k is not None and k in st.doors and not st.doors[k]:
+        return None
+    return _step(_MapOnly(bmap(st)), a, b, ranger)
+
+
+@cache
+def step_table(map_id: str, ranger: bool) -> dict[Cell, tuple[tuple[Cell, int, EdgeKey | None, bool], ...]]:
+    """Every possible step on a map with all doors open: cell -> ((to, cost, door crossed, diagonal), ...).
+
+    Doors are the only edges that change in play, so a step through a door is kept with its door key
+    and is usable only while that door is open.
+    """
+    from engine.rulesets.skirm.content import maps
+
+    m = maps()[map_id]
+    fake = _MapOnly(m)
+    out: dict[Cell, tuple[tuple[Cell, int, EdgeKey | None, bool], ...]] = {}
+    for c in m.terrain:
+        steps = []
+        for n in around(c):
+            cost = _step(fake, c, n, ranger)
+            if cost is not None:
+                door = edge_key(c, n) if edge_key(c, n) in m.doors else None
+                steps.append((n, cost, door, n[0] != c[0] and n[1] != c[1]))
+        out[c] = tuple(steps)
+    return out
+
+
+class _MapOnly:
+    """A stand-in for the state when building the static step table: every door counts as open."""
+
+    def __init__(self, m: BattleMap) -> None:
+        self.m = m
+
+
+def _step(fm: _MapOnly, a: Cell, b: Cell, ranger: bool) -> int | None:
+    m = fm.m
+
+    def solid_(c: Cell) -> bool:
+        return not on_board(c) or m.terrain[c] == "X"
+
+    def any_edge_(x: Cell, y: Cell) -> bool:
+        k = edge_key(x, y)
+        return k in m.low or k in m.high or k in m.doors
+
+    if solid_(b):
+        return None
+    leave = 1 if m.terrain[a] == "~" and not ranger else 0
+    ha, hb = m.height[a], m.height[b]
+    if a[0] != b[0] and a[1] != b[1]:
+        for s in ((b[0], a[1]), (a[0], b[1])):
+            if solid_(s) or m.height[s] != ha or any_edge_(a, s) or any_edge_(s, b):
+                return None
+        return None if hb != ha else 1 + leave
+    k = edge_key(a, b)
+    if k in m.high:
+        return None
+    dh = hb - ha
+    if dh == 0 or ((m.terrain[a] == "/" or m.terrain[b] == "/") and abs(dh) <= 1):
+        base = 1
+    else:
+        if not (abs(dh) == 1 or k in m.climb):
+            return None
+        base = dh + 1 if dh > 0 else -dh
+    if k in m.low:
+        base += 1
+    return base + leave
+
+
+def enemy_zone(st: SkirmState, seat: str, occ: dict[Cell, Unit]) -> set[Cell]:
+    """Squares adjacent to a Standing unit of the other squad."""
+    out: set[Cell] = set()
+    for c, u in occ.items():
+        if u.seat != seat and u.state == STANDING:
+            out.update(n for n in around(c) if adjacent(st, c, n))
+    return out
+
+
+def reach(st: SkirmState, u: Unit, budget: int, *, nimble: bool, ranger: bool) -> dict[Cell, list[Cell]]:
+    """Squares the unit may end a move on with ``budget`` squares of movement, each with its path."""
+    return {c: path for c, (_cost, path) in reach_costs(st, u, budget, nimble=nimble, ranger=ranger).items()}
+
+
+def reach_costs(
+    st: SkirmState, u: Unit, budget: int, *, nimble: bool, ranger: bool
+) -> dict[Cell, tuple[int, list[Cell]]]:
+    """Squares the unit may end a move on with ``budget`` squares of movement: cell -> (cost, path).
+
+    One unit per square (friends may be passed through, not stopped on). Without Nimble a unit may not
+    pass through a square occupied by an enemy or adjacent to a Standing enemy (it may stop there);
+    a diagonal step needs both side squares free of units.
+    """
+    assert u.pos is not None
+    occ = occupancy(st)
+    table = step_table(bmap(st).id, ranger)
+    danger = set() if nimble else enemy_zone(st, u.seat, occ)
+    start = u.pos
+    best: dict[Cell, tuple[int, Cell | None]] = {start: (0, None)}
+    heap: list[tuple[int, Cell]] = [(0, start)]
+    while heap:
+        cost, c = heapq.heappop(heap)
+        if cost > best[c][0]:
+            continue
+        if c != start and not nimble:
+            here = occ.get(c)
+            if (here is not None and here.seat != u.seat) or c in danger:
+                continue  # may stop here, may not pass through
+        for n, step, door, diagonal in table[c]:
+            nc = cost + step
+            if nc > budget or (door is not None and not st.doors[door]):
+                continue
+            if diagonal and ((n[0], c[1]) in occ or (c[0], n[1]) in occ):
+                continue
+            other = occ.get(n)
+            if other is not None and other.seat != u.seat and not nimble:
+                continue
+            if n not in best or nc < best[n][0]:
+                best[n] = (nc, c)
+                heapq.heappush(heap, (nc, n))
+    out: dict[Cell, tuple[int, list[Cell]]] = {}
+    for c in best:
+        if c == start or c in occ:
+            continue
+        path = [c]
+        p = best[c][1]
+        while p is not None:
+            path.append(p)
+            p = best[p][1]
+        out[c] = (best[c][0], list(reversed(path)))
+    return out
+
+
+def leap_cells(st: SkirmState, u: Unit, reach_len: int, *, nimble: bool) -> list[tuple[Cell, list[Cell]]]:
+    """Where a Leap (LPx) may land: straight lines of up to x squares, heights, low walls and difficult
+    ground ignored; high walls, closed doors, solid squares and units block; squares next to a Standing
+    enemy may not be passed (Nimble aside). Returns (landing square, path) pairs.
+    """
+    assert u.pos is not None
+    occ = occupancy(st)
+    out: list[tuple[Cell, list[Cell]]] = []
+    for dx, dy in KING:
+        path = [u.pos]
+        c = u.pos
+        for _ in range(reach_len):
+            n = (c[0] + dx, c[1] + dy)
+            if solid(st, n) or n in occ:
+                break
+            if dx and dy:
+                if not corner_step_open(c, n, lambda x, y: hard_edge(st, x, y), lambda s: solid(st, s)):
+                    break
+            elif hard_edge(st, c, n):
+                break
+            if c != u.pos and not nimble and standing_enemy_adjacent(st, u.seat, c, occ):
+                break
+            path = [*path, n]
+            out.append((n, path))
+            c = n
+    return out
+
+
+# -- sight and cover --------------------------------------------------------------------------------------
+
+
+def sight_edges(st: SkirmState) -> list[EdgeKey]:
+    """Edges that block sight: high walls and closed doors."""
+    m = bmap(st)
+    return [*m.high, *(k for k, is_open in st.doors.items() if not is_open)]
+
+
+def sees(st: SkirmState, a: Cell, b: Cell, *, ignore: tuple[str, ...] = ()) -> bool:
+    """Two-lines sight from square a to square b.
+
+    Blocked by high walls, closed doors, solid squares, squares higher than both ends, and squares of
+    Standing units (other than those in ``ignore``). Low walls do not block sight (they give cover).
+    """
+    blockers = set(tall_cells(bmap(st).id, max(height(st, a), height(st, b))))
+    for u in st.units.values():
+        if u.state == STANDING and u.pos is not None and u.id not in ignore:
+            blockers.add(u.pos)
+    blockers.discard(a)
+    blockers.discard(b)
+    return in_sight(a, b, sight_edges(st), blockers)
+
+
+@cache
+def tall_cells(map_id: str, top: int) -> frozenset[Cell]:
+    """Squares that block sight between two squares whose higher one stands at ``top``: solid squares and
+    squares higher than ``top``."""
+    from engine.rulesets.skirm.content import maps
+
+    m = maps()[map_id]
+    return frozenset(c for c, t in m.terrain.items() if t == "X" or m.height[c] > top)
+
+
+def in_cover(st: SkirmState, attacker: Cell, target: Cell) -> bool:
+    """Whether a low wall sits on a side of the target's square that faces the attacker."""
+    tx, ty = target
+    ax, ay = attacker
+    sides = []
+    if ax < tx:
+        sides.append((tx - 1, ty))
+    if ax > tx:
+        sides.append((tx + 1, ty))
+    if ay < ty:
+        sides.append((tx, ty - 1))
+    if ay > ty:
+        sides.append((tx, ty + 1))
+    return any(on_board(s) and low_wall(st, target, s) for s in sides)
+
+
+def in_zone(st: SkirmState, seat: str, c: Cell) -> bool:
+    """Whether ``c`` lies in the deployment zone the seat chose."""
+    zone = st.zones.get(seat)
+    return zone is not None and c in mission(st).zones[zone]
+
+
+def deploy_cells(st: SkirmState, u: Unit) -> list[Cell]:
+    """Free squares where the unit may be deployed: its zone, or for Infiltrators (INF) any square more
+    than 4 squares from every enemy unit already on the map."""
+    occ = occupancy(st)
+    enemies = [
+        v.pos for v in st.units.values() if v.seat != u.seat and v.pos is not None and v.state != RESERVE
+    ]
+    cells = [c for c in bmap(st).terrain if not solid(st, c) and c not in occ and in_zone(st, u.seat, c)]
+    if unit_type(u.type).has("INF"):
+        extra = [
+            c for c in bmap(st).terrain
+            if not solid(st, c) and c not in occ and not in_zone(st, u.seat, c)
+            and all(chebyshev(c, e) > 4 for e in enemies if e is not None)
+        ]  # fmt: skip
+        cells = sorted(set(cells) | set(extra))
+    return sorted(cells)
+
+
+def out(u: Unit) -> bool:
+    """Whether the unit has been taken out."""
+    return u.state == OUT

@@ -1,0 +1,59 @@
+"""A whole Skirm game on the offline Discord, from /game new to its result, between two members;
+reactions are answered by clicking their buttons and every board image is checked."""
+
+from __future__ import annotations
+
+import engine.rulesets.skirm  # noqa: F401  (registers the ruleset)
+from engine import load_game
+from tests.harness import (
+    ALICE,
+    BOB,
+    CAROL,
+    Harness,
+    board_replies,
+    board_version,
+    expected_size,
+    play_turns,
+    png_size,
+)
+
+
+async def test_whole_skirm_game(harness: Harness, monkeypatch) -> None:
+    import tests.harness as harness_module
+
+    # The harness maps ESCAPE's seats to members; Skirm's seats sit at the same two members.
+    monkeypatch.setitem(harness_module.SEATS, "player1", ALICE)
+    monkeypatch.setitem(harness_module.SEATS, "player2", BOB)
+    h = harness
+    lobby = await h.slash("game new", user=ALICE, ruleset="skirm", scenario="seize")
+    assert "esc:join:1:player2" in lobby.custom_ids
+    joined = await h.click("esc:join:1:player2", user=BOB)
+    assert f"<@{BOB}>" in joined.text
+    start = await h.click("esc:start:1", user=ALICE)
+    assert start.files, "the first board is posted at the start"
+
+    last, played, clicks = await play_turns(h, start, limit=5000)
+    row = await h.row()
+    assert row.status == "finished", f"still {row.status} after {played} commands"
+    assert clicks > 0, "reactions were answered with buttons"
+    game = load_game(row.snapshot)
+    assert game.outcome is not None and row.result == game.outcome.to_data()
+    # The final message gives the result and the last board, and pings nobody.
+    assert "Result" in last.text and game.outcome.reason in last.text
+    assert last.files and last.content == ""
+    # The log has every command, in order, and replays to the same game.
+    log = await h.bot.store.command_log(row.id)
+    assert [x.seq for x in log] == list(range(1, row.version + 1))
+    assert [x.text for x in log] == [e.text for e in game.log]
+    assert game.replay().to_json() == game.to_json()
+    # Every board image is a valid PNG of the size the renderer gives that position.
+    boards = board_replies(h)
+    assert len(boards) > 10
+    for reply in boards:
+        blob = reply.files[0][1]
+        assert png_size(blob) == expected_size(row, board_version(reply))
+    # Nothing more can be played; spectators and players are told so.
+    over = await h.slash("do", user=ALICE, command="end")
+    assert over.ephemeral
+    status = await h.slash("game status", user=CAROL)
+    assert "finished" in status.text
