@@ -136,7 +136,9 @@ async def main(ruleset: str, scenario: str | None, games: int, samples: int, war
                 continue
             seat, text = next_command(game, moves_wanted=len(plain) < samples)
             ms, img = await timed(h, cid, members[seat], seat, text)
-            (images if img else plain).append(ms)
+            bucket = images if img else plain
+            if len(bucket) < samples:
+                bucket.append(ms)
             h.replies.clear()
             h.messages.clear()
 

@@ -336,6 +336,10 @@ class GameService:
         future = GameRow(**{**row.__dict__, "version": row.version + len(steps)})
         if settings is not None:
             future.settings = settings
+        # Everything the reply needs (board scene, round options, campaign text) is taken before the
+        # commit: if the ruleset fails there, nothing is stored and "nothing was changed" stays true.
+        played = Played.capture(future, game, steps, started=started, answering_before=answering_before)
+        played.campaign = self._describe(game, campaign)
         new = await self.store.update_game(
             row.id,
             expected_version=row.version,
@@ -358,9 +362,17 @@ class GameService:
             self._remember(new.id, new.version, game)
         else:
             self.forget(new.id)
-        played = Played.capture(new, game, steps, started=started, answering_before=answering_before)
-        played.campaign = {key: game.ruleset.describe_campaign(rec) for key, rec in campaign.items()}
+        played.row = new
         return played
+
+    @staticmethod
+    def _describe(game: Game, campaign: dict[str, dict[str, Any]]) -> dict[str, str]:
+        """The ruleset's descriptions of the records being written (empty ones if it fails: logged)."""
+        try:
+            return {key: game.ruleset.describe_campaign(rec) for key, rec in campaign.items()}
+        except Exception:
+            log.exception("describe_campaign failed for a %s game", game.ruleset.id)
+            return dict.fromkeys(campaign, "")
 
     def _campaign_writes(self, row: GameRow, game: Game) -> dict[str, dict[str, Any]]:
         """The records to store for a game the rules just ended (none if the ruleset keeps no campaign).

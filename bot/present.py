@@ -115,19 +115,23 @@ def campaign_text(described: dict[str, str]) -> str:
 
 
 def round_embed(played: Played) -> discord.Embed:
-    """A simultaneous round that just opened: every awaited seat and its options, answered in any order."""
+    """A simultaneous round that just opened: every awaited seat and its options, answered in any order.
+
+    A prompt shared by several seats is shown once, above them; a seat's own prompt under its name.
+    """
     row = played.row
-    prompts = {s: d.prompt for d in played.decisions if d.kind == "simultaneous" for s in d.seats}
+    simultaneous = [d for d in played.decisions if d.kind == "simultaneous"]
+    shared = [d.prompt for d in simultaneous if len(d.seats) > 1 and d.prompt]
+    own = {next(iter(d.seats)): d.prompt for d in simultaneous if len(d.seats) == 1 and d.prompt}
+    hint = "Answer with /do (its list shows your options; add seat: if you hold several)."
     embed = discord.Embed(
         title="A new round: everyone chooses, in any order",
-        description="Answer with /do (its list shows your options; add seat: if you hold several).",
+        description=clip([*shared, hint], 4000),
         colour=ACCENT,
     )
     for seat, labels in list(played.round_options.items())[:25]:
-        body = prompts.get(seat, "")
-        options = " · ".join(labels) or "—"
-        value = f"{who(row, seat)}\n{body}\n{options}" if body else f"{who(row, seat)}\n{options}"
-        embed.add_field(name=seat, value=value[:1024], inline=False)
+        lines = [who(row, seat), own.get(seat, ""), " · ".join(labels) or "—"]
+        embed.add_field(name=seat, value="\n".join(x for x in lines if x)[:1024], inline=False)
     embed.set_footer(text=f"Game #{row.id} · move {row.version}")
     return embed
 

@@ -201,22 +201,26 @@ def lobby_embed_for(row: GameRow) -> discord.Embed:
 
 
 def lobby_view(row: GameRow) -> discord.ui.View:
-    """Join buttons for the empty (or bot) seats, Start, and a select menu per lobby choice of each held
-    seat and per game-wide choice when they all fit in the message's five rows (else /game choose)."""
+    """Join buttons for the empty (or bot) seats, Start, and select menus for the lobby's choices: whole
+    choices (every held seat's menu of it, or its one game-wide menu), in the ruleset's order, as many
+    as fit in the message's five rows; the others are made with /game choose."""
     view = discord.ui.View(timeout=None)
     for seat, holder in row.seats.items():
         if holder in (None, BOT) and len(view.children) < 20:
             view.add_item(JoinButton(row.id, seat))
     view.add_item(StartButton(row.id))
-    menus = choice_menus(row)
-    if len(menus) <= 5 - (len(view.children) + 4) // 5:
+    room = 5 - (len(view.children) + 4) // 5
+    for menus in choice_menus(row):
+        if len(menus) > room:
+            break
         for menu in menus:
             view.add_item(menu)
+        room -= len(menus)
     return view
 
 
-def choice_menus(row: GameRow) -> list[ChoiceSelect]:
-    """One select menu per (held seat, per-seat choice) and per game-wide choice of the lobby."""
+def choice_menus(row: GameRow) -> list[list[ChoiceSelect]]:
+    """For each lobby choice offering 25 values or fewer, its menus: one per held seat, or one."""
     from bot import choices
     from engine import find_ruleset
 
@@ -225,19 +229,23 @@ def choice_menus(row: GameRow) -> list[ChoiceSelect]:
     except Exception:
         return []
     stored = dict(row.settings.get("options") or {})
-    menus = []
+    out = []
     for spec in specs:
         if not spec.choices or len(spec.choices) > 25:
-            return []  # too many values for a menu: /game choose with autocomplete does it
+            continue  # too many values for a menu: /game choose with autocomplete does it
         default = spec.choices[0][0]
         if spec.per_seat:
-            for seat, holder in row.seats.items():
-                if holder is not None:
-                    current = (stored.get(spec.key) or {}).get(seat, default)
-                    menus.append(ChoiceSelect(row.id, seat, spec.key, spec, current))
+            per = stored.get(spec.key) or {}
+            out.append(
+                [
+                    ChoiceSelect(row.id, seat, spec.key, spec, per.get(seat, default))
+                    for seat, holder in row.seats.items()
+                    if holder is not None
+                ]
+            )
         else:
-            menus.append(ChoiceSelect(row.id, "", spec.key, spec, stored.get(spec.key, default)))
-    return menus
+            out.append([ChoiceSelect(row.id, "", spec.key, spec, stored.get(spec.key, default))])
+    return out
 
 
 def decision_view(played: Played) -> discord.ui.View | None:

@@ -26,6 +26,14 @@ class GameState(Protocol):
         ...
 
 
+class Chooser(Protocol):
+    """A source of uniform choices for self-play (an :class:`~engine.dice.Rng`, or a cheaper picker)."""
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``0..n-1``."""
+        ...
+
+
 @dataclass(frozen=True)
 class SetupOptions:
     """What a new game is created from, besides the seed: scenario, seats and ruleset options."""
@@ -118,6 +126,24 @@ class Ruleset(ABC):
         """Optional preferences for the game's own player among ``options`` (None: the generic ones).
 
         Must use only what ``seat`` may know.
+        """
+        return None
+
+    def next_seat(self, state: Any) -> str | None:
+        """The seat a self-play loop asks next: the first by name of the first open decision (None: none).
+
+        Rulesets may override it with something cheaper than :meth:`awaiting` that gives the same seat.
+        """
+        decisions = self.awaiting(state)
+        return min(decisions[0].seats) if decisions else None
+
+    def sample_command(self, state: Any, seat: str, rng: Chooser) -> Command | None:
+        """Optional fast path for self-play: a random legal command for ``seat``, drawn only from ``rng``.
+
+        A ruleset that can find one without listing them all overrides this. The pick should be uniform
+        over :meth:`legal_commands` (standing answers excluded) and must be a command :meth:`parse`
+        accepts as it is, since self-play executes it without parsing it again. The default, None, tells
+        callers to list :meth:`legal_commands` and pick themselves.
         """
         return None
 

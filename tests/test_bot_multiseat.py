@@ -81,7 +81,9 @@ async def test_lobby_seats_choices_and_min_seats(harness: Harness) -> None:
     assert start.content.count(f"<@{ALICE}>") == 1 and f"<@{BOB}>" in start.content
     assert f"<@{CAROL}>" not in start.content
     assert "Grab 3 bags" in field(start, "p2") and "Grab 3 bags" not in field(start, "p1")
-    assert "Round 1" in field(start, "p3")
+    # The prompt all seats share is shown once, above their options.
+    assert start.embeds[1]["description"].startswith("Round 1: how many bags")
+    assert "Round 1" not in field(start, "p3")
     status = await h.slash("game status", user=CAROL)
     assert "Role — p1: Lookout, p2: Thief (may grab 3), p3: Thief (may grab 3)" in field(status, "Choices")
     assert "Length: Two rounds" in field(status, "Choices") and "p4" not in field(status, "Seats")
@@ -258,3 +260,37 @@ async def test_round_timeout_answers_every_missing_seat(tmp_path: Path) -> None:
         assert row.status == "finished"
         log = await h.bot.store.command_log(row.id)
         assert [(x.seat, x.user_id) for x in log] == [("p3", str(BOB)), ("p1", None), ("p2", None)]
+
+
+async def test_a_failure_drawing_the_reply_changes_nothing(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    await open_crew(h)
+    await h.slash("do", user=ALICE, command="grab 1", seat="p1")
+    await h.slash("do", user=ALICE, command="grab 1", seat="p2")
+    before = await h.row()
+
+    def broken(_state: object, _seat: object) -> None:
+        raise RuntimeError("scene bug")
+
+    monkeypatch.setattr(RULESETS["testsim"], "scene", broken)  # the round's end needs the board
+    r = await h.slash("do", user=BOB, command="grab 1")
+    assert r.ephemeral and r.content == "Something went wrong; nothing was changed."
+    after = await h.row()
+    assert (after.version, after.snapshot) == (before.version, before.snapshot)
+    assert len(await h.bot.store.command_log(after.id)) == before.version
+    monkeypatch.undo()
+    again = await h.slash("do", user=BOB, command="grab 1")  # the same command then goes through
+    assert "Round 1 ends" in again.text and again.files
+
+
+async def test_menus_for_as_many_choices_as_fit(harness: Harness) -> None:
+    h = harness
+    await h.slash("game new", user=ALICE, ruleset="testsim", opponent=BOB)
+    await h.slash("game join", user=CAROL, seat="p3")
+    full = await h.slash("game join", user=ALICE, seat="p4")
+    # Four role menus fill the rows left by the Start button; the length is chosen with /game choose.
+    menus = [c for c in full.custom_ids if c.startswith("esc:opt:")]
+    assert menus == [f"esc:opt:1:p{i}:role" for i in range(1, 5)]
+    assert "Length: One round" in field(full, "Choices")

@@ -29,6 +29,8 @@ def invariants(game: Game) -> None:
                 assert t["chits"] == [] and st.tiles[name].chits == []
     if game.outcome is None:
         assert game.awaiting(), "a running heist must wait for someone"
+    # Every position can be drawn and printed.
+    assert game.scene(None).tiles and game.text_board(None)
 
 
 CASES = [
@@ -40,6 +42,8 @@ CASES = [
     ("the_blind_justice_job", SEATS3, 6),
     ("the_proving_grounds", SEATS4, 7),
     ("the_hospitality_job", SEATS3, 8),
+    ("the_side_channel", SEATS3, 9),
+    ("the_safehouse_rescue", SEATS4, 10),
 ]
 
 
@@ -106,4 +110,28 @@ async def test_whole_heist_through_the_offline_bot(harness) -> None:  # type: ig
     assert row.status == "finished", f"still {row.status} after {played} commands"
     game = load_game(row.snapshot)
     assert game.outcome is not None and row.result == game.outcome.to_data()
+    assert game.replay().to_json() == game.to_json()
+
+
+@pytest.mark.parametrize("heist,seed", [("the_inclusion_job", 21), ("the_proving_grounds", 22),
+                                        ("the_hospitality_job", 23), ("county_jail_the_river", 24)])  # fmt: skip
+def test_random_play_to_the_alarm(heist: str, seed: int) -> None:
+    """Random legal play that never calls the escape early, so the deck, gates, dogs and crises all come up."""
+    from engine import new_game
+    from tests.random_play import pick
+
+    game = new_game("heist", scenario=heist, seats=dict(SEATS4), seed=seed)
+    for step in range(6000):
+        if game.outcome is not None:
+            break
+        seats = sorted(game.seats_to_act())
+        seat = seats[pick(seed, len(seats), f"s{step}")]
+        legal = [c for c in game.legal_commands(seat) if c.verb not in ("escape", "unplan", "undo", "insert")]
+        if state(game).phase == "plan" and len(state(game).players[seat].plans) >= 6:
+            legal = [c for c in legal if c.verb != "plan"] or legal
+        game.apply(seat, legal[pick(seed, len(legal), f"c{step}")].text)
+        invariants(game)
+    assert game.outcome is not None
+    st = state(game)
+    assert st.round >= 4 and not st.deck, "the heist ran until the final crisis"
     assert game.replay().to_json() == game.to_json()

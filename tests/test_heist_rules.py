@@ -486,7 +486,7 @@ def test_option_specs_offer_prebuilt_crew_per_seat() -> None:
     rs = find_ruleset("heist")
     spec = rs.option_specs("the_inclusion_job")[0]
     assert spec.per_seat and spec.choices[0][0] == "auto"
-    assert ("johnny_swagger", "Johnny Swagger: Angry Locksmith, Smash 'n' Grab + Bypass") in spec.choices
+    assert ("johnny swagger", "Johnny Swagger: Angry Locksmith, Smash 'n' Grab + Bypass") in spec.choices
     assert len(rs.scenarios()) == 17
 
 
@@ -671,3 +671,455 @@ def test_there_are_better_dogs() -> None:
     game.apply("p3", f"move {t2}")
     game.apply("p3", "done")
     assert R.guards(st, t0) == 1 and R.guards(st, t2) == 0, "the dog stays when left a tile behind"
+
+
+def test_building_a_new_named_character_and_no_evil_twins() -> None:
+    from engine import new_game
+
+    opts = {"build": {"p1": "thug"}, "skill_1": {"p1": "hurry"}, "skill_2": {"p1": "linger"}}
+    game = new_game("heist", scenario="the_inclusion_job", seats=SEATS3, options=opts)
+    p = state(game).players["p1"]
+    assert p.character == "thug" and p.skills == ["hurry", "linger"] and p.nickname == "Thug (Hurry + Linger)"
+    twin = {
+        "build": {"p1": "angry_locksmith"},
+        "skill_1": {"p1": "bypass"},
+        "skill_2": {"p1": "smash_n_grab"},
+    }
+    with pytest.raises(SetupError, match="evil twins.*Johnny Swagger"):
+        new_game("heist", scenario="the_inclusion_job", seats=SEATS3, options=twin)
+    pro = {"build": {"p1": "thug"}, "skill_1": {"p1": "ninja"}, "skill_2": {"p1": "linger"}}
+    with pytest.raises(SetupError, match="level 2"):
+        new_game("heist", scenario="the_inclusion_job", seats=SEATS3, options=pro)
+    keys = [s.key for s in find_ruleset("heist").option_specs("the_inclusion_job")]
+    assert keys == ["character", "upgrade", "build", "skill_1", "skill_2"]
+
+
+# --- scenario rules ------------------------------------------------------------------------------------
+
+
+def test_safehouse_ambush_fails_when_not_every_guard_goes_down_in_one_round() -> None:
+    game = game_for("the_safehouse_rescue", dice=[1, 1, 1])
+    st = state(game)
+    skip_planning(game, {"p1": "e1", "p2": "e1", "p3": "j1"})
+    for c in st.tiles["d4"].chits:
+        c.active = False  # two of the four guards subdued this round
+    R.ambush(st, [])
+    assert "ambush" in st.flags and R.guards(st, "h5") == 2  # reinforcements came at once
+
+
+def test_safehouse_ambush_succeeds_when_all_four_go_down() -> None:
+    game = game_for("the_safehouse_rescue", dice=[1, 1, 1])
+    st = state(game)
+    skip_planning(game, {"p1": "e1", "p2": "e1", "p3": "j1"})
+    for n in ("d4", "c6"):
+        for c in st.tiles[n].chits:
+            c.active = False
+    events: list = []
+    R.ambush(st, events)
+    assert "reinforcements" in st.tiles["h5"].marks and any("Ambush!" in e.text for e in events)
+
+
+def test_breakout_needs_a_different_exit_for_each_character() -> None:
+    game, st = started("county_jail_the_river", pos={"p1": "c1", "p2": "c9", "p3": "i2"})
+    a, b = st.players["p1"], st.players["p2"]
+    t = R.nbrs(st, "c1")[0]
+    a.pos = t
+    b.pos = t
+    first = R.escape_route(st, a)
+    assert first is not None
+    R.escaped(st, a, "", [])
+    second = R.escape_route(st, b)
+    assert second is not None and second[-1][0] != a.pos
+
+
+def test_hideout_holds_two_and_whispers_share_ideas() -> None:
+    game, st = started("the_final_score_part_2", pos={"p1": "a1", "p2": "a1", "p3": "c1"})
+    hideout = "c7"
+    p1, p2 = st.players["p1"], st.players["p2"]
+    p1.pos = p2.pos = hideout
+    p1.ideas, p2.ideas = 2, 0
+    game.apply("p1", "whisper p2")
+    assert p1.ideas == 1 and p2.ideas == 1
+    assert "whisper p2" not in [c.text for c in game.legal_commands("p3")]
+    # Final Score Part 1 limits its hideouts to two characters; there the third cannot step in.
+    game2, st2 = started("the_final_score_part_1", pos={"p1": "e1", "p2": "e1", "p3": "e1"})
+    story = next(n for n, t in sorted(st2.tiles.items()) if "story" in t.marks)
+    st2.players["p1"].pos = st2.players["p2"].pos = story
+    q = st2.players["p3"]
+    q.pos = next(m for m in R.nbrs(st2, story) if m not in R.exits(st2))
+    q.plans = [story]
+    from engine.rulesets.heist import actions as A
+
+    assert story not in A.move_targets(st2, q)
+
+
+def test_usb_key_to_the_guide_opens_remote_lock_y() -> None:
+    game, st = started("the_side_channel", pos={"p1": "h8", "p2": "h8", "p3": "h8"})
+    st.tiles["g2"].marks.append("remote_lock_y")
+    guide = st.npcs[0]
+    p = st.players["p1"]
+    p.pos = guide.pos
+    p.loot.append("usb")
+    game.apply("p1", "give usb npc")
+    assert not R.locked(st, "g2") and "usb" not in p.loot
+
+
+# --- more event cards ----------------------------------------------------------------------------------
+
+
+def near_entrance(heist: str = "the_inclusion_job", door: str = "i5"):  # type: ignore[no-untyped-def]
+    """A started heist with p1 one step inside from ``door``, and that tile's inner neighbour."""
+    game, st = started(heist, pos={"p1": door, "p2": door, "p3": door})
+    t1, t2 = indoor_path(st, door, 2)
+    st.players["p1"].pos = t1
+    return game, st, t1, t2
+
+
+def test_event_guard_locks_himself_in_and_door_rattles() -> None:
+    game, st, t1, t2 = near_entrance()
+    put(st, t2, "guard")
+    E.resolve(st, "5", [])
+    assert R.chits(st, t2, "lock")
+    E.resolve(st, "14", [])
+    assert R.guards(st, t2) == 2
+
+
+def test_event_double_camera_and_hey_you() -> None:
+    game, st, t1, t2 = near_entrance()
+    put(st, t2, "camera")
+    E.resolve(st, "9", [])
+    assert len(R.chits(st, t2, "camera")) == 2
+    E.resolve(st, "19", [])
+    assert R.guards(st, t1) == 1  # a guard comes for p1, next to a live camera
+
+
+def test_event_oops_relocked_and_surveillance_reboot() -> None:
+    game, st, t1, t2 = near_entrance()
+    put(st, t2, "lock", active=False)
+    E.resolve(st, "11", [])
+    assert R.chits(st, t2, "lock")
+    a, b = indoor_path(st, "f9", 2)
+    put(st, a, "camera", active=False)
+    put(st, b, "camera", active=False)
+    E.resolve(st, "8", [])
+    assert R.chits(st, a, "camera") and R.chits(st, b, "camera")
+
+
+def test_event_idea_losses() -> None:
+    game, st, t1, t2 = near_entrance()
+    p1 = st.players["p1"]
+    p1.ideas = 3
+    put(st, t2, "guard")
+    put(st, t2, "camera")
+    E.resolve(st, "13", [])  # two unhandled chits next to p1
+    assert p1.ideas == 2
+    p1.pos = "i5"
+    st.players["p2"].pos = st.players["p3"].pos = "i3"
+    E.resolve(st, "18", [])  # nobody on or next to p1 at i5: a moment of doubt
+    assert p1.ideas == 1
+    st.tiles[t2].unknown = True
+    p1.plans = [t2]
+    before = p1.ideas
+    E.resolve(st, "21", [])
+    assert p1.ideas == before - 1
+
+
+def test_event_fumble_the_loot_keeps_what_the_objective_needs() -> None:
+    game, st, t1, t2 = near_entrance()
+    p1 = st.players["p1"]
+    p1.cash, p1.loot = 3, ["jewel"]
+    E.resolve(st, "22", [])
+    assert p1.loot == ["jewel"] and p1.cash == 0  # jewels are the Inclusion Job's objective
+    assert sum(st.tiles[m].cash for m in R.nbrs(st, t1)) == 3
+
+
+def test_event_lock_the_goods_and_dogs_from_the_kennel() -> None:
+    game, st, t1, t2 = near_entrance("the_proving_grounds", "h4")
+    st.tiles[t2].loot.append("jewel")
+    E.resolve(st, "C4", [])
+    assert R.chits(st, t2, "lock")
+    assert E.kennels(st)
+    events: list = []
+    E.resolve(st, "D1", events)
+    dogs = [n for n, t in st.tiles.items() for c in t.chits if c.kind == "dog"]
+    assert len(dogs) == 1 and any("guard dog" in e.text for e in events)
+
+
+def test_crisis_release_the_hounds_puts_dogs_next_to_exits() -> None:
+    game, st, t1, t2 = near_entrance()
+    E.resolve(st, "C6", [])
+    dogs = sum(1 for t in st.tiles.values() for c in t.chits if c.kind == "dog")
+    assert dogs == len({m for e in R.exits(st) for m in R.nbrs(st, e) if m not in R.exits(st)})
+
+
+def test_bag_upgrade_events_make_elite_chits() -> None:
+    game, st = started()
+    st.bag[:] = ["guard", "camera", "lock"]
+    for card in ("B1", "B2", "B3"):
+        E.resolve(st, card, [])
+    assert sorted(st.bag) == ["camera2x", "guard2x", "lock2x"]
+
+
+# --- team choices in the Event phase --------------------------------------------------------------------
+
+
+def end_round(game, st) -> list:  # type: ignore[no-untyped-def]
+    """Every character takes its quietest action and finishes (diversions keep the deck as it is)."""
+    st.decoys = 20
+    events: list = []
+    for seat in st.seats:
+        o = min(R.options(st, st.players[seat]), key=lambda o: (o.cost, o.subs.count("N")))
+        game.apply(seat, f"act {o.key}")
+        events = game.apply(seat, "done")
+    return events
+
+
+def test_guard_starts_blabbing_is_a_team_choice() -> None:
+    game, st, t1, t2 = near_entrance()
+    put(st, t1, "guard", active=False)
+    st.deck[:] = ["12", "1", "2", "Z1"]
+    end_round(game, st)
+    assert st.phase == "event" and game.awaiting()[0].seats == set(st.seats)
+    p1 = st.players["p1"]
+    assert "blab" in [c.text for c in game.legal_commands("p1")]
+    assert "blab" not in [c.text for c in game.legal_commands("p2")]
+    st.decoys = 0
+    ideas, noise = p1.ideas, st.noise
+    game.apply("p1", "blab")  # the last choice: the phase goes on by itself
+    assert p1.ideas == ideas + 1 and st.noise == noise + 1
+    assert st.phase == "action" and st.discard[-1] == "12" and st.round == 2
+
+
+def test_stage_whisper_and_continue() -> None:
+    game, st, t1, t2 = near_entrance()
+    st.players["p2"].pos = t1
+    st.players["p1"].ideas, st.players["p2"].ideas = 2, 0
+    st.deck[:] = ["17", "1", "2", "Z1"]
+    end_round(game, st)
+    assert st.phase == "event"
+    game.apply("p1", "share p2")
+    assert st.players["p2"].ideas >= 1 and st.phase == "event"
+    with pytest.raises(IllegalCommand, match="Event phase waits"):
+        game.apply("p1", "act walk")
+    game.apply("p3", "continue")
+    assert st.phase == "action" and st.round == 2
+
+
+def test_the_mayor_puts_a_character_in_place_of_a_known_guard() -> None:
+    game = game_for("the_safehouse_rescue")
+    st = state(game)
+    st.fixers.append("the_mayor")
+    game.apply("p1", "inside d4")
+    assert st.players["p1"].pos == "d4" and R.guards(st, "d4") == 1  # one of its two guards is gone
+    assert not [c for c in game.legal_commands("p1") if c.verb in ("start", "inside")]
+
+
+def test_security_consultant_swaps_a_drawn_chit_for_a_blank() -> None:
+    game = game_for("the_inclusion_job", dice=[3, 3, 3])
+    st = state(game)
+    st.fixers.append("security_consultant")
+    st.team_cash = 0
+    game.apply("p1", "consult")  # the first blank is free
+    assert st.bought.count("blank") == 1
+    clear_board(st)
+    skip_planning(game, {"p1": "i5", "p2": "i5", "p3": "i3"})
+    t1, t2 = indoor_path(st, "i5", 2)
+    st.tiles[t2].unknown = True
+    st.bag[:] = ["guard"]
+    p = st.players["p1"]
+    p.plans = [t1]
+    game.apply("p1", "act walk")
+    game.apply("p1", f"move {t1}")
+    assert R.guards(st, t2) == 1
+    ideas, noise = p.ideas, st.noise
+    game.apply("p1", f"swap {t2}")
+    assert R.guards(st, t2) == 0 and "blank" not in st.bought
+    assert p.ideas == ideas - 1 and st.noise == noise + 1
+
+
+def test_a_member_holding_several_seats_levels_up_once() -> None:
+    from engine import new_game
+
+    game = new_game("heist", scenario="the_inclusion_job", seats={"p1": "u1", "p2": "u1", "p3": "u2"})
+    st = state(game)
+    st.hauled = {"jewel": 3}
+    skip_planning(game, {"p1": "i3", "p2": "i3", "p3": "i5"})
+    R.start_escape(st, [])
+    rec = find_ruleset("heist").campaign_update(st)["*"]
+    assert rec["players"] == {"u1": 2, "u2": 2}
+    assert "Player levels: <@u1> 2, <@u2> 2" in find_ruleset("heist").describe_campaign(rec)
+
+
+def test_safehouse_prisoner_and_her_guards_head_for_the_van() -> None:
+    game = game_for("the_safehouse_rescue", dice=[1, 1, 1])
+    st = state(game)
+    skip_planning(game, {"p1": "e1", "p2": "e1", "p3": "j1"})
+    van = next(n for n, t in st.tiles.items() if "story" in t.marks)
+    npc = st.npcs[0]
+
+    def steps(a: str) -> int:
+        return E._steps_to(st, {van})[a]
+
+    before_npc = steps(npc.pos)
+    before_guards = sorted(steps(f.split(":", 1)[1]) for f in st.flags if f.startswith("ambush_at:"))
+    E.end_of_event_phase(st, [])
+    assert steps(npc.pos) == before_npc - 1
+    after = sorted(steps(f.split(":", 1)[1]) for f in st.flags if f.startswith("ambush_at:"))
+    assert after == [d - 1 for d in before_guards]
+
+
+def test_handing_the_documents_to_the_architect() -> None:
+    game, st = started("the_black_box", pos={"p1": "f8", "p2": "f8", "p3": "f8"}, dice=[2, 2, 2, 2])
+    npc = st.npcs[0]
+    assert npc.kind == "prisoner"
+    game.apply("p1", "act walk")  # any command lets the free Architect join in
+    assert npc.active
+    p = st.players["p2"]
+    p.pos = npc.pos
+    p.loot.append("docs")
+    ideas = [q.ideas for q in st.players.values()]
+    game.apply("p2", "give docs npc")
+    assert npc.loot == ["docs"] and [q.ideas for q in st.players.values()] == [i + 2 for i in ideas]
+
+
+def test_melee_guide_starts_at_an_entrance_and_flicks_the_keycard() -> None:
+    game, st = started("the_melee_job", pos={"p1": "b1", "p2": "b1", "p3": "g1"}, dice=[3, 3, 3, 3])
+    guide = st.npcs[0]
+    assert guide.kind == "guide" and guide.active and guide.ideas == 3 and guide.pos in R.exits(st)
+    acts = {c.args[1] for c in game.legal_commands("p1") if c.verb == "npc"}
+    assert "flick" not in acts  # nothing to throw yet
+    guide.loot.append("keycard")
+    game.apply("p1", "npc act flick")
+    target = next(c.args[1] for c in game.legal_commands("p1") if c.verb == "npc" and c.args[0] == "flick")
+    game.apply("p1", f"npc flick {target}")
+    assert "keycard" in st.tiles[target].loot and guide.loot == []
+
+
+def test_side_channel_entrance_on_any_external_side() -> None:
+    game = game_for("the_side_channel", dice=[2, 2, 2])
+    st = state(game)
+    offered = [c.args[0] for c in game.legal_commands("p1") if c.verb == "tunnel"]
+    assert "e7" in offered
+    game.apply("p1", "tunnel e7")
+    gap = next(iter(st.doors))
+    assert st.doors[gap] == "e7" and gap in R.exits(st) and R.nbrs(st, gap) == ["e7"]
+    assert not [c for c in game.legal_commands("p2") if c.verb == "tunnel"]  # one such entrance
+    game.apply("p1", f"start {gap}")
+    sc = game.scene(None)
+    assert any(t.mark == "EXIT" and t.cell == R.cell_of(st, gap) for t in sc.tiles)
+    assert any(tok.cell == R.cell_of(st, gap) and tok.label == "1" for tok in sc.tokens)
+
+
+def test_swindler_slips_loot_onto_a_neighbouring_tile() -> None:
+    game, st, t1, t2 = near_entrance()
+    p = st.players["p1"]
+    p.character = "con_artist"
+    p.ideas = 2
+    p.loot.append("jewel")
+    assert f"drop jewel {t2}" not in [c.text for c in game.legal_commands("p1")]
+    game.apply("p1", "larceny")
+    game.apply("p1", f"drop jewel {t2}")
+    assert st.tiles[t2].loot == ["jewel"] and p.loot == [] and p.ideas == 1
+
+
+# --- character abilities ------------------------------------------------------------------------------------
+
+
+def test_autopwn_makes_another_character_subdue() -> None:
+    game, st, t1, t2 = near_entrance()
+    kid = st.players["p2"]
+    kid.character, kid.ideas = "script_kiddie", 2
+    put(st, t2, "guard")
+    game.apply("p2", "act autopwn")
+    assert kid.ideas == 1
+    game.apply("p2", f"hack p1 subdue {t2}")  # p1 stands next to t2
+    assert R.guards(st, t2) == 0
+
+
+def test_breach_opens_an_exit_and_starts_the_escape() -> None:
+    game, st = started(pos={"p1": "i5", "p2": "i5", "p3": "i3"})
+    p = st.players["p1"]
+    p.character, p.ideas = "demolitions_guy", 4
+    p.pos = next(n for n in sorted(R.board(st).external) if n not in R.exits(st))
+    game.apply("p1", "act breach")
+    assert st.phase == "over" and p.status == "escaped"  # everyone was outside or on the new exit
+
+
+def test_loop_footage_blinds_the_cameras_until_the_event_phase_ends() -> None:
+    game, st, t1, t2 = near_entrance()
+    tech = st.players["p2"]
+    tech.character, tech.ideas = "technician", 2
+    put(st, t2, "camera")
+    game.apply("p2", "act loop_footage")
+    st.players["p1"].plans = [t2]
+    top = st.deck[0]
+    game.apply("p1", "act walk")
+    game.apply("p1", f"move {t2}")
+    assert st.deck[0] == top and "loop_footage" in st.flags
+
+
+def test_change_of_plans_moves_tokens_anywhere() -> None:
+    game, st, t1, t2 = near_entrance()
+    u = st.players["p3"]  # Iceheart, a Street Urchin
+    u.plans = [t1]
+    u.ideas = 2
+    game.apply("p3", "newplan")
+    far = indoor_path(st, "f9", 3)[-1]
+    game.apply("p3", f"replan {t1} {far}")
+    assert u.plans == [far] and u.ideas == 0
+
+
+# --- items ---------------------------------------------------------------------------------------------------
+
+
+def test_cheap_picks_break_on_a_low_die() -> None:
+    game, st = started(dice=[2, 3, 3])
+    p = st.players["p1"]
+    p.items.append("cheap_picks")
+    game.apply("p1", "act rake")
+    game.apply("p1", "done")
+    assert "cheap_picks" not in p.items
+
+
+def test_flashbang_stuns_guards_until_the_event_phase_ends() -> None:
+    game, st, t1, t2 = near_entrance()
+    p = st.players["p1"]
+    p.items.append("flashbang")
+    put(st, t2, "guard")
+    st.decoys = 20
+    game.apply("p1", "act toss_flashbang")
+    assert R.guards(st, t2) == 0 and "flashbang" not in p.items
+    game.apply("p1", "done")
+    for seat in ("p2", "p3"):
+        o = min(R.options(st, st.players[seat]), key=lambda o: o.subs.count("N"))
+        game.apply(seat, f"act {o.key}")
+        game.apply(seat, "done")
+    assert st.round == 2 and R.guards(st, t2) == 1  # awake again after the Event phase
+
+
+def test_laser_burst_clears_one_line_once_per_heist() -> None:
+    game, st, t1, t2 = near_entrance()
+    p = st.players["p1"]
+    p.items.append("laser_burst")
+    put(st, t2, "camera")
+    keys = [o.key for o in R.options(st, p) if o.key.startswith("kill_pixels")]
+    assert len(keys) == 1
+    game.apply("p1", f"act {keys[0]}")
+    assert not R.chits(st, t2, "camera") and st.noise == 1
+    assert not [o for o in R.options(st, p) if o.key.startswith("kill_pixels")]
+
+
+def test_master_plan_copy_adds_tokens_and_brings_everyone_down() -> None:
+    game = game_for("the_inclusion_job")
+    st = state(game)
+    p = st.players["p1"]
+    p.items.append("master_plan_copy")
+    from engine.rulesets.heist import actions as A
+
+    assert A.plan_limit(st, p) == R.character(p).planning_memory + 2
+    clear_board(st)
+    skip_planning(game, {"p1": "i5", "p2": "i5", "p3": "i3"})
+    p.pos = indoor_path(st, "i5", 1)[0]
+    st.players["p2"].pos = p.pos
+    R.busted(st, p, [])
+    assert st.players["p2"].status == "busted" and "plan_lost" in st.flags and not R.objective_met(st)

@@ -18,6 +18,9 @@ def test_views_hide_nothing_but_the_generator_and_agree_between_seats():
     assert units["captain"]["pos"] == "e5" and units["captain"]["side"] == "player1"
     assert units["gaunt"]["state"] == "standing" and v["orders"] == {"player1": 2, "player2": 1}
     assert [o["pos"] for o in v["objectives"]] == ["f6", "g7", "d4", "i9"]
+    from engine import canonical
+
+    assert canonical.loads(canonical.dumps(v)) == v
 
 
 def test_scene_shows_heights_walls_doors_units_with_state_rings_objectives_and_a_panel():

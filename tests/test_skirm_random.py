@@ -80,3 +80,39 @@ def test_every_listed_command_applies_from_many_positions():
             trial = load_game(snapshot)
             trial.apply(seat, cmd.text)
         game.apply(seat, legal[(step * 7) % len(legal)].text)
+
+
+def test_legal_commands_are_exactly_what_parse_accepts():
+    from engine.geometry.square import cell_name
+
+    cells = [cell_name((x, y)) for x in range(12) for y in range(12)]
+    checked = 0
+    for seed in (1, 2):
+        game = new_game(
+            "skirm",
+            seed=seed,
+            seats={"player1": "1", "player2": "2"},
+            scenario=("seize", "sabotage")[seed - 1],
+        )
+        for step in range(400):
+            if game.outcome:
+                break
+            seat = min(game.seats_to_act())
+            legal = game.legal_commands(seat)
+            st = game.state
+            if st.active and step % 7 == 0 and not st.stack:
+                u = st.units[st.ordered or st.active]
+                candidates = [f"{v} {u.id} {c}" for v in ("move", "dash", "crawl", "leap") for c in cells]
+                candidates += [f"{v} {u.id} {w} {t}" for v in ("shoot", "fight") for w in u.weapons
+                               for t in [*st.units, *cells]]  # fmt: skip
+                accepted = set()
+                for text in candidates:
+                    with contextlib.suppress(RuleError):
+                        accepted.add(game.parse(seat, text).text)
+                listed = {
+                    c.text for c in legal if c.verb in ("move", "dash", "crawl", "leap", "shoot", "fight")
+                }
+                assert accepted == listed
+                checked += 1
+            game.apply(seat, legal[(step * 5) % len(legal)].text)
+    assert checked > 5

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import engine.rulesets.skirm  # noqa: F401  (registers the ruleset)
-from engine import Game, IllegalCommand, NotYourTurn, RuleError, SetupError, new_game
+from engine import AmbiguousCommand, Game, IllegalCommand, NotYourTurn, RuleError, SetupError, new_game
 from engine.geometry.square import parse_cell
 from engine.rulesets.skirm import board as B
 from engine.rulesets.skirm import rules as R
@@ -517,19 +517,25 @@ def test_a_custom_squad_plays_and_the_cap_comes_from_the_campaign_record():
     record = {"squad": squad, "ep": 106, "missions": 3, "wins": 1, "last": {}}
     game = new_game("skirm", options={"squad": {"player1": "saved"}, "campaign": {"player1": record}})
     assert state(game).squads["player1"]["name"] == "Gunline" and state(game).squads["player1"]["cap"] == 106
-    with pytest.raises(SetupError, match="no saved Skirm squad"):
-        new_game("skirm", options={"squad": {"player2": "saved"}})
+    # "saved" without a record: the seat's ready-made default (player2: The Red Choir).
+    fresh = new_game("skirm", options={"squad": {"player1": "saved", "player2": "saved"}})
+    assert state(fresh).squads["player1"]["faction"] == "shock"
+    assert state(fresh).squads["player2"]["faction"] == "coven"
+    with pytest.raises(SetupError, match="at most 80 EP"):
+        new_game("skirm", options={"squad": {"player1": "shock"}, "cap": 80})
+    game = new_game("skirm", options={"squad": {"player1": squad}, "cap": 110})
+    assert state(game).squads["player1"]["cost"] == 104
     with pytest.raises(SetupError, match="no ready-made"):
         new_game("skirm", options={"squad": {"player2": "orks"}})
 
 
-def test_lobby_offers_one_squad_per_faction_and_the_saved_one():
+def test_lobby_offers_the_saved_squad_first_then_one_squad_per_faction():
     from engine import RULESETS
 
     rs = RULESETS["skirm"]
     (spec,) = rs.option_specs("seize")
     assert spec.key == "squad" and spec.per_seat
-    assert [v for v, _ in spec.choices] == ["shock", "coven", "stonekin", "ankh", "swarm", "saved"]
+    assert [v for v, _ in spec.choices] == ["saved", "shock", "coven", "stonekin", "ankh", "swarm"]
     assert rs.campaign_scope == "player"
 
 
@@ -584,3 +590,87 @@ def test_content_uses_every_special_rule_and_maps_have_every_terrain():
         assert bm.low and bm.high and bm.doors and bm.climb, m.id
         assert {"~", "/"} <= set(bm.terrain.values()) and max(bm.height.values()) >= 2, m.id
         assert len(m.zones) == 2 and m.objectives and m.actions and len(m.events) == 6
+
+
+def test_the_weapon_may_be_left_out_when_only_one_fits():
+    game = arena({"captain": "e5", "gaunt": "e9", "gaunt2": "f6"}, states={"gaunt2": DOWNED})
+    game.apply("player1", "activate captain")
+    assert game.parse("player1", "shoot captain gaunt").text == "shoot captain bolt_pistol gaunt"
+    with pytest.raises(AmbiguousCommand, match="power_sword"):
+        game.parse("player1", "fight captain gaunt2")  # the sword, or the pistol at close range (MCR)
+    game2 = arena({"trooper": "e5", "gaunt": "e6"})
+    game2.apply("player1", "activate trooper")
+    assert game2.parse("player1", "fight trooper gaunt").text == "fight trooper combat_knife gaunt"
+    with pytest.raises(IllegalCommand, match="not in an adjacent square"):
+        game2.parse("player1", "fight trooper gaunt2")
+
+
+def test_malformed_content_names_the_file_and_entry(monkeypatch):
+    import copy
+
+    from engine import ContentError
+    from engine.rulesets.skirm import content as C
+
+    real = C._read
+
+    def broken(name: str):
+        data = copy.deepcopy(real(name))
+        if name == "maps.json":
+            data["maps"][0]["rows"][3] = "0. 0. 0. 9?"
+        return data
+
+    monkeypatch.setattr(C, "_read", broken)
+    C.maps.cache_clear()
+    try:
+        with pytest.raises(ContentError, match=r"maps.json: map crossroads: row 4"):
+            C.maps()
+    finally:
+        monkeypatch.setattr(C, "_read", real)
+        C.maps.cache_clear()
+    assert "crossroads" in C.maps()
+
+
+def test_a_whole_short_mission_through_the_public_face_with_scripted_dice():
+    from engine import RULESETS, load_game
+
+    one = {"name": "Pointman", "faction": "shock", "units": [{"type": "trooper"}]}
+    bug = {"name": "Lone Gaunt", "faction": "swarm", "units": [{"type": "gaunt"}]}
+    turn = [1, 2, 4, 4, 4, 4, 4, 4, 1]  # initiative 1 v 2, no orders (3D6 of 4s each), a calm event
+    game = new_game("skirm", scenario="seize", seats={"player1": "a", "player2": "b"}, seed=7,
+                    dice=[1, 2] + turn * 4, options={"squad": {"player1": one, "player2": bug}})  # fmt: skip
+    plays = [
+        ("player1", "zone north"), ("player1", "deploy trooper d2"), ("player2", "deploy gaunt i11"),
+        ("player1", "activate trooper"), ("player1", "move trooper d4"), ("player1", "end"),
+        ("player2", "activate gaunt"), ("player2", "move gaunt i9"), ("player2", "end"),
+        ("player1", "activate trooper"), ("player1", "end"), ("player2", "activate gaunt"), ("player2", "end"),
+        ("player1", "activate trooper"), ("player1", "end"),
+        ("player2", "activate gaunt"), ("player2", "move gaunt i8"), ("player2", "end"),
+        ("player1", "activate trooper"), ("player1", "end"), ("player2", "activate gaunt"), ("player2", "end"),
+    ]  # fmt: skip
+    for seat, cmd in plays:
+        assert game.outcome is None
+        game.apply(seat, cmd)
+    assert game.outcome is not None and game.outcome.winners == {"player1"}
+    assert "4 to 2" in game.outcome.reason
+    assert game.replay().to_json() == game.to_json() == load_game(game.to_json()).to_json()
+    rec = RULESETS["skirm"].campaign_update(game.state)
+    assert rec["player1"]["ep"] == 100 + 2 + 2 + 0 + 1 and rec["player2"]["ep"] == 100 + 2 + 0 + 1
+
+
+def test_a_failed_save_takes_a_downed_unit_out_and_off_the_map():
+    # Bolt pistol [1 6]: one strike; save [6]: the Downed gaunt is taken Out.
+    game = arena({"captain": "e5", "gaunt": "e9"}, states={"gaunt": DOWNED}, dice=[1, 6, 6])
+    game.apply("player1", "activate captain")
+    events = game.apply("player1", "shoot captain bolt_pistol gaunt")
+    g = state(game).units["gaunt"]
+    assert "taken Out" in text(events) and g.state == OUT and g.pos is None and g.out_by == "player1"
+
+
+def test_the_initiative_winner_rolls_the_mission_event():
+    game = arena({"captain": "e5", "gaunt": "e9"})
+    st = state(game)
+    ev: list[Any] = []
+    st.rng.script = [5, 2, 4, 4, 4, 4, 4, 4, 4, 4, 2]  # player2 wins initiative; event 2 (smoke)
+    R.start_turn(st, ev)
+    assert st.initiative == "player2" and st.next_side == "player2"
+    assert "Brood Kharn rolls the mission event: 2, Smoke from the ruins" in text(ev)

@@ -189,6 +189,11 @@ def test_rule_INF():
     assert "e5" in spots and "e8" not in spots and "e7" not in spots  # more than 4 squares away only
     assert "e5" not in {c.args[1] for c in game.legal_commands("player2") if c.args[0] == "gaunt"}
     game.apply("player2", "deploy stalker e5")
+    # Before any enemy is placed, the enemy zone itself keeps infiltrators 5+ squares away.
+    game = new_game("skirm", seed=2, dice=[5, 2], options={"squad": {"player1": "shock", "player2": "swarm"}})
+    game.apply("player2", "zone north")
+    spots = {c.args[1] for c in game.legal_commands("player2") if c.args[0] == "stalker"}
+    assert "e6" in spots and "e7" not in spots and "e11" not in spots
 
 
 def test_rule_LDx():

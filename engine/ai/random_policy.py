@@ -94,23 +94,69 @@ def choose_command(game: Game, seat: str) -> Command:
     return options[-1]
 
 
-def fast_random_game(ruleset: str, seed: int, *, max_commands: int = 20_000) -> Game:
+_MASK64 = (1 << 64) - 1
+
+
+class Picker:
+    """A small seeded generator for self-play choices, much cheaper than a SHA-256 draw.
+
+    A 64-bit linear congruential generator (Knuth's MMIX constants) whose top 32 bits make each pick.
+    Only picks among legal commands come from it; game dice stay with the state's own generator.
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, seed: int) -> None:
+        self._state = (seed * 0x9E3779B97F4A7C15 + 1) & _MASK64
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``0..n-1``. Raises ValueError if n < 1.
+
+        The modulo bias is below one in a million for the few hundred options a game lists.
+        """
+        if n < 1:
+            raise ValueError("below() needs n >= 1")
+        self._state = (self._state * 6364136223846793005 + 1442695040888963407) & _MASK64
+        return (self._state >> 32) % n
+
+
+def fast_random_game(
+    ruleset: str, seed: int, *, max_commands: int = 20_000, use_sampler: bool = True
+) -> Game:
     """Play a whole game with every seat a bot, as fast as the engine allows; returns the finished game.
 
-    Picks uniformly from ``legal_commands`` of the awaited seat (the seed decides), skipping standing-answer
-    changes. Used by benchmarks and self-play tests.
+    Each command is a uniform pick among the awaited seat's legal commands (the seed decides), standing
+    answer changes skipped. With ``use_sampler`` a ruleset's :meth:`~engine.ruleset.Ruleset.sample_command`
+    finds it without listing every command, and it is executed without being parsed again (the sampler
+    checks it with the rules' own checks); rulesets without one, or ``use_sampler=False``, list
+    ``legal_commands`` and apply the pick as typed text would be. Used by benchmarks and self-play tests.
     """
-    from engine.game import new_game
-    from engine.ruleset import find_ruleset
+    from engine.game import LogEntry, new_game
+    from engine.ruleset import Chooser, Ruleset, find_ruleset
 
     rs = find_ruleset(ruleset)
     game = new_game(rs.id, seed=seed, seats={s: None for s in rs.seats})
-    picker = Rng(seed=seed)
+    # Rulesets without a sampler keep the original picks (and so the same games) in either mode.
+    use_sampler = use_sampler and type(rs).sample_command is not Ruleset.sample_command
+    picker: Chooser = Picker(seed) if use_sampler else Rng(seed=seed)
+    state = game.state
+    # Bound once: this loop runs for every command of every self-play game.
+    outcome, next_seat, sample, execute = rs.outcome, rs.next_seat, rs.sample_command, rs.execute
+    log = game.log
     for _ in range(max_commands):
-        if game.outcome is not None:
+        if outcome(state) is not None:
             break
-        decisions = game.awaiting()
-        seat = min(decisions[0].seats)
+        if use_sampler:
+            seat = next_seat(state)
+            if seat is None:
+                raise AssertionError("a running game has no seat to act")
+            command = sample(state, seat, picker)
+            if command is not None:
+                execute(state, seat, command)
+                log.append(LogEntry(seat, command.text))
+                continue
+        else:
+            seat = min(game.awaiting()[0].seats)
         options = [c for c in game.legal_commands(seat) if c.verb != "react"]
         game.apply(seat, options[picker.below(len(options))])
     return game

@@ -1,4 +1,4 @@
-"""ESCAPE commands: checking (never mutates), playing (trusts a checked command), and listing.
+"""ESCAPE commands: checking (never mutates), playing (trusts a checked command), listing and sampling.
 
 Grammar (unit = character id or name, sq = square like c4, edge = two squares like c4|c5):
 setup ``crate sq``, ``objective sq``, ``equipment sq``, ``deploy unit sq``; turn ``first resistance|isc``,
@@ -13,13 +13,13 @@ answers ``dodge [token|shield]``, ``no-dodge``, ``countermeasure``, ``no-counter
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from typing import Any
 
 from engine.core import Command, Event
 from engine.errors import IllegalCommand, NotYourTurn, RuleError, UnknownCommand
-from engine.geometry.square import Cell, cell_name, chebyshev, edge_key, edge_name, in_periphery, is_adjacent
+from engine.geometry.square import Cell, cell_name, chebyshev, edge_name, in_periphery, is_adjacent
+from engine.ruleset import Chooser
 from engine.rulesets.escape import rules as R
 from engine.rulesets.escape.board import EdgeKind
 from engine.rulesets.escape.content import CRATE_POWER, CRATE_RANGE, FACTION_NAMES, items
@@ -357,9 +357,13 @@ def not_sharing(st: EscapeState, u: Unit) -> None:
 
 def sharing(st: EscapeState, u: Unit) -> bool:
     """Whether another character stands on this unit's square (only possible under Firewall)."""
-    return u.status == "board" and any(
-        v.id != u.id and v.status == "board" and v.pos == u.pos for v in st.units.values()
-    )
+    if u.status != "board":
+        return False
+    pos, uid = u.pos, u.id
+    for v in st.units.values():  # noqa: SIM110 (a plain loop: this runs for every listed command)
+        if v.pos == pos and v.id != uid and v.status == "board":
+            return True
+    return False
 
 
 def a_activate(st: EscapeState, u: Unit, args: list[str]) -> Command:
@@ -384,25 +388,38 @@ def a_enter(st: EscapeState, u: Unit, args: list[str]) -> Command:
 
 
 def a_move(st: EscapeState, u: Unit, args: list[str]) -> Command:
-    _args(args, 1, "move <character> <square>")
-    pos = on_board(u)
+    if len(args) != 1:
+        raise IllegalCommand("Usage: move <character> <square>")
+    pos = u.pos if u.status == "board" and u.pos is not None else on_board(u)
     c = R.cell_arg(st, args[0])
-    agf = R.has(st, u, "anti_gravity")
-    if not (is_adjacent(pos, c) or (agf and in_periphery(pos, c))):
+    skills = R.prof(u).skills
+    skills_on = not (st.event == 12 and u.seat == "isc")  # as in R.has
+    agf = skills_on and "anti_gravity" in skills
+    dx, dy = c[0] - pos[0], c[1] - pos[1]
+    if not (abs(dx) + abs(dy) == 1 or (agf and c != pos and -1 <= dx <= 1 and -1 <= dy <= 1)):
         reach = (
             "one of the 8 squares around it (Anti-gravity field)"
             if agf
             else "a square sharing a side with its own"
         )
         raise IllegalCommand(f"A Movement action goes to {reach}; {cell_name(c)} is not.")
-    if not R.step_open(st, pos, c, burrow=R.has(st, u, "burrowing")):
+    burrow = skills_on and "burrowing" in skills
+    if dx and dy:
+        passable = R.step_open(st, pos, c, burrow=burrow)
+    else:
+        passable = burrow or not R.edge_blocks(st, pos, c)  # R.step_open for a side step
+    if not passable:
         raise IllegalCommand(f"A wall or a closed door stands between {cell_name(pos)} and {cell_name(c)}.")
     R.require(st, u, MVT)
-    occ = [v for v in st.units.values() if v.status == "board" and v.pos == c]
-    if occ:
+    occupant = None
+    for v in st.units.values():
+        if v.pos == c and v.status == "board":
+            occupant = v
+            break
+    if occupant is not None:
         if not (st.event == 8 and u.seat == "resistance"):
             raise IllegalCommand(
-                f"{cell_name(c)} is occupied by {R.name(occ[0])}; characters move to free squares."
+                f"{cell_name(c)} is occupied by {R.name(occupant)}; characters move to free squares."
             )
         if R.left(st, u, MVT) + (R.left(st, p, MVT) if (p := R.pilot_for(st, u)) else 0) < 2:
             raise IllegalCommand(
@@ -416,7 +433,8 @@ def a_move(st: EscapeState, u: Unit, args: list[str]) -> Command:
         ]
         if not exits:
             raise IllegalCommand(f"Firewall: {cell_name(c)} has no free square to step off to.")
-    return Command("move", (u.id, cell_name(c)), f"{R.name(u)} moves to {cell_name(c)}")
+    to = cell_name(c)
+    return Command("move", (u.id, to), f"{R.name(u)} moves to {to}")
 
 
 def door_edge(st: EscapeState, u: Unit, text: str) -> tuple[Any, Any]:
@@ -767,6 +785,8 @@ def play(st: EscapeState, seat: str, cmd: Command) -> list[Event]:
         return ev
     if st.stack:
         play_answer(st, v, a, ev)
+    elif st.phase == "activation":
+        play_action(st, seat, v, a, ev)
     elif st.phase in ("crates", "objectives", "equipment"):
         play_place(st, seat, v, a, ev)
     elif st.phase == "deploy":
@@ -1123,18 +1143,15 @@ ACTION_PLAYS: dict[str, Callable[[EscapeState, Unit, tuple[str, ...], list[Event
 
 
 # -- legal commands ---------------------------------------------------------------------------------------
+#
+# The activation commands are first listed as candidates (a checker, a unit, typed arguments), then kept
+# when the checker accepts them, exactly as if typed. legal() keeps every accepted candidate in order; the
+# sampler tries them in a random order and stops at the first accepted one, which is a uniform pick among
+# legal() (each try draws uniformly among the candidates not yet refused).
 
-
-def _try(
-    out: list[Command],
-    fn: Callable[[EscapeState, Unit, list[str]], Command],
-    st: EscapeState,
-    u: Unit,
-    args: list[str],
-) -> None:
-    """Append ``fn``'s command when the rules accept it."""
-    with contextlib.suppress(RuleError):
-        out.append(fn(st, u, args))
+ActionCheck = Callable[[EscapeState, Unit, list[str]], Command]
+Candidate = tuple[ActionCheck, Unit, list[str]]
+PLACE_KINDS = {"crates": "crate", "objectives": "objective", "equipment": "equipment"}
 
 
 def legal(st: EscapeState, seat: str) -> list[Command]:
@@ -1168,20 +1185,12 @@ def legal(st: EscapeState, seat: str) -> list[Command]:
         if mode == "push":
             out.append(Command("no-push", (), "Do not push"))
         return out
-    if mode in ("crates", "objectives", "equipment"):
-        kind = {"crates": "crate", "objectives": "objective", "equipment": "equipment"}[mode]
-        b = R.board(st)
-        return [Command(kind, (cell_name(c),), f"Place a {kind} in the {b.room_names[b.cell_room[c]]} ({cell_name(c)})")
-                for c in R.placement_cells(st, kind)]  # fmt: skip
+    if mode in PLACE_KINDS:
+        kind = PLACE_KINDS[mode]
+        return [place_command(st, kind, c) for c in R.placement_cells(st, kind)]
     if mode == "deploy":
-        room = R.scen(st).deploy[seat]["room"]
-        occ = R.occupancy(st)
-        cells = [c for c in R.board(st).room_cells(room) if c not in occ]
-        return [
-            Command("deploy", (u.id, cell_name(c)), f"Deploy {R.name(u)} on {cell_name(c)}")
-            for u in R.to_deploy(st, seat)
-            for c in cells
-        ]
+        units, cells = deploy_choices(st, seat)
+        return [deploy_command(u, c) for u in units for c in cells]
     if mode == "event":
         return R.event_choices(st)
     if mode == "first":
@@ -1189,109 +1198,284 @@ def legal(st: EscapeState, seat: str) -> list[Command]:
     return activation_commands(st, seat)
 
 
+def place_command(st: EscapeState, kind: str, c: Cell) -> Command:
+    """The setup command placing a token of ``kind`` on ``c`` (as listed by :func:`legal`)."""
+    b = R.board(st)
+    return Command(
+        kind, (cell_name(c),), f"Place a {kind} in the {b.room_names[b.cell_room[c]]} ({cell_name(c)})"
+    )
+
+
+def deploy_choices(st: EscapeState, seat: str) -> tuple[list[Unit], list[Cell]]:
+    """Position deployment: the seat's units still to place and the free squares of its room."""
+    room = R.scen(st).deploy[seat]["room"]
+    occ = R.occupancy(st)
+    return R.to_deploy(st, seat), [c for c in R.board(st).room_cells(room) if c not in occ]
+
+
+def deploy_command(u: Unit, c: Cell) -> Command:
+    """The setup command deploying ``u`` on ``c`` (as listed by :func:`legal`)."""
+    return Command("deploy", (u.id, cell_name(c)), f"Deploy {R.name(u)} on {cell_name(c)}")
+
+
 def activation_commands(st: EscapeState, seat: str) -> list[Command]:
     """Every action open to the seat's active character (or to each character it could activate)."""
     out: list[Command] = []
-    if st.active:
-        units = [st.units[st.active]]
-    elif st.forced_next:
-        units = [st.units[st.forced_next]]
-    else:
-        units = [u for u in st.units.values() if u.seat == seat and R.activatable(st, u)]
-    occ = R.occupancy(st)
-    for u in units:
-        uid = u.id
-        if not st.active:
-            out.append(Command("activate", (uid,), f"Activate {R.name(u)}"))
-        if u.status != "board" or u.pos is None:
-            for c in R.entry_cells(st, u):
-                _try(out, a_enter, st, u, [cell_name(c)])
+    for fn, u, args in activation_candidates(st, seat):
+        try:
+            command = fn(st, u, args)
+        except RuleError:
             continue
-        pos = u.pos
-        can_mvt = R.can_spend(st, u, MVT)
-        can_cbt = R.can_spend(st, u, CBT)
-        can_int = R.can_spend(st, u, INT)
-        if can_mvt:
-            firewall = st.event == 8 and u.seat == "resistance"
-            agf = R.has(st, u, "anti_gravity")
-            for c in R.ring(st, pos):
-                if (firewall or c not in occ) and (agf or is_adjacent(pos, c)):
-                    _try(out, a_move, st, u, [cell_name(c)])
-            for k in ((pos, n) for n in R.ring(st, pos) if is_adjacent(pos, n)):
-                ek = edge_key(*k)
-                if ek in st.doors:
-                    _try(out, a_open, st, u, [edge_name(*ek)])
-                    _try(out, a_close, st, u, [edge_name(*ek)])
-            if u.carrying:
-                for c in R.ring(st, pos):
-                    _try(out, a_drop, st, u, [cell_name(c)])
-                for v in st.units.values():
-                    if v.seat == u.seat and v.pos and in_periphery(pos, v.pos):
-                        _try(out, a_give, st, u, [v.id])
-            _try(out, a_leave, st, u, [])
-        for t in st.tokens.values():
-            if t.pos == pos:
-                _try(out, a_take, st, u, [t.id])
-            elif t.pos and not t.face_up and in_periphery(pos, t.pos):
-                _try(out, a_reveal, st, u, [t.id])
-        enemies = [v for v in st.units.values() if v.seat != u.seat and v.status == "board" and v.pos]
-        if can_cbt:
+        out.append(command)
+    return out
+
+
+def sample(st: EscapeState, seat: str, rng: Chooser) -> Command | None:
+    """A uniformly random command among :func:`legal` (None when that is empty), found cheaply.
+
+    Draws only from ``rng``; activation commands are checked lazily in a random order, and the long setup
+    lists are indexed instead of built.
+    """
+    w = R.waiting(st)
+    if w is None or w[0] != seat:
+        return None
+    mode = w[1]
+    if mode == "activation":
+        cands = activation_candidates(st, seat)
+        n = len(cands)
+        while n:
+            i = rng.below(n)
+            fn, u, args = cands[i]
+            try:
+                return fn(st, u, args)
+            except RuleError:
+                n -= 1
+                cands[i] = cands[n]
+        return None
+    if mode in PLACE_KINDS:
+        kind = PLACE_KINDS[mode]
+        cells = R.placement_cells(st, kind)
+        return place_command(st, kind, cells[rng.below(len(cells))]) if cells else None
+    if mode == "deploy":
+        units, free = deploy_choices(st, seat)
+        if not units or not free:
+            return None
+        i = rng.below(len(units) * len(free))
+        return deploy_command(units[i // len(free)], free[i % len(free)])
+    if mode == "event" and st.event == 3 and st.phase in ("event_choice", "turn"):
+        isc, free = R.relocate_choices(st)
+        if not isc or not free:
+            return None
+        i = rng.below(len(isc) * len(free))
+        return R.relocate_command(isc[i // len(free)], free[i % len(free)])
+    options = legal(st, seat)
+    return options[rng.below(len(options))] if options else None
+
+
+def _token(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    what = "Movement" if args[0] == "move" else "Combat"
+    return Command("token", (args[0], u.id), f"Spend a Revolution token: +1 {what} action for {R.name(u)}")
+
+
+def _end(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    return check_activation(st, u.seat, ["end"])
+
+
+def activation_candidates(st: EscapeState, seat: str) -> list[Candidate]:
+    """Every (checker, unit, arguments) that may be a legal activation command, in listing order."""
+    out: list[Candidate] = []
+    units_all = st.units
+    if st.active:
+        active = units_all[st.active]
+        occ: dict[Cell, str] = {}
+        foes = []
+        for v in units_all.values():  # R.occupancy and the active unit's enemies, in one pass
+            if v.status == "board" and v.pos is not None:
+                occ[v.pos] = v.id
+                if v.seat != active.seat:
+                    foes.append(v)
+        if active.status == "board" and active.pos is not None:
+            _unit_candidates(st, seat, active, active.pos, occ, foes, out)
+        else:
+            out += [(a_enter, active, [cell_name(c)]) for c in R.entry_cells(st, active, occ)]
+        out.append((_end, active, []))
+        return out
+    occ = R.occupancy(st)
+    entries: dict[str, list[Cell]] = {}  # entry squares already found while testing R.activatable
+    if st.forced_next:
+        units = [units_all[st.forced_next]]
+    else:
+        units = []
+        for u in units_all.values():  # R.activatable, inlined to keep the entry squares it finds
+            if u.seat != seat or u.activated:
+                continue
+            if u.status == "board":
+                units.append(u)
+            elif u.status in ("reserve", "out"):
+                cells = R.entry_cells(st, u, occ)
+                if cells:
+                    units.append(u)
+                    entries[u.id] = cells
+    enemies_of: dict[str, list[Unit]] = {}
+    for u in units:
+        out.append((a_activate, u, []))
+        if u.status != "board" or u.pos is None:
+            cells = entries[u.id] if u.id in entries else R.entry_cells(st, u, occ)
+            out += [(a_enter, u, [cell_name(c)]) for c in cells]
+            continue
+        enemies = enemies_of.get(u.seat)
+        if enemies is None:
+            enemies = [v for v in units_all.values() if v.seat != u.seat and v.status == "board" and v.pos]
+            enemies_of[u.seat] = enemies
+        _unit_candidates(st, seat, u, u.pos, occ, enemies, out)
+    return out
+
+
+def _unit_candidates(
+    st: EscapeState,
+    seat: str,
+    u: Unit,
+    pos: Cell,
+    occ: dict[Cell, str],
+    enemies: list[Unit],
+    out: list[Candidate],
+) -> None:
+    """Append the candidates of one unit on the board (see :func:`activation_candidates`).
+
+    Candidates that the checker would refuse on a simple condition (a door already open, nothing to
+    take, a target out of range...) are left out here: only the accepted ones count, so the listing and
+    the sampler are the same either way, and fewer refusals make both cheaper.
+    """
+    add = out.append
+    units_all = st.units
+    doors = st.doors
+    useat = u.seat
+    isc = useat == "isc"
+    skills = R.prof(u).skills
+    skills_on = not (st.event == 12 and isc)  # what R.has checks besides the card
+    x, y = pos
+    can_mvt, can_cbt, can_int = R.can_spend_each(st, u)
+    sq = R.square(st, pos)
+    door_sides = sq.door_sides
+    carrying = st.tokens[u.carrying] if u.carrying else None
+    item = carrying.item if carrying is not None and carrying.kind == "equipment" else ""
+    if can_mvt:
+        firewall = st.event == 8 and useat == "resistance"
+        if skills_on and "anti_gravity" in skills:
+            out += [(a_move, u, [n]) for c, n in sq.ring if firewall or c not in occ]
+        elif skills_on and "burrowing" in skills:
+            out += [(a_move, u, [n]) for c, n in sq.sides if firewall or c not in occ]
+        else:
+            # A side step across a standing wall or a closed door is refused (R.edge_blocks): skip it.
+            destroyed = st.destroyed
+            for c, n, ek, printed in sq.side_steps:
+                if (firewall or c not in occ) and (
+                    printed == 0 or (ek in destroyed if printed == 1 else doors[ek].open)
+                ):
+                    add((a_move, u, [n]))
+        for ek, en in door_sides:
+            door = doors.get(ek)
+            if door is not None:
+                if not door.open and (isc or not door.locked):
+                    add((a_open, u, [en]))
+                if isc and door.open:
+                    add((a_close, u, [en]))
+        if carrying is not None:
+            if item:
+                out += [(a_drop, u, [n]) for c, n in sq.ring if c not in occ]
+            for v in units_all.values():
+                if (
+                    v.seat == useat
+                    and v.status == "board"
+                    and not v.carrying
+                    and v.pos
+                    and v.id != u.id
+                    and in_periphery(pos, v.pos)
+                ):
+                    add((a_give, u, [v.id]))
+        if not isc and sq.exit:
+            add((a_leave, u, []))
+    crate = False  # whether a crate lies on the unit's square (see crate_at)
+    for t in st.tokens.values():
+        tpos = t.pos
+        if tpos is None:
+            continue
+        dx = tpos[0] - x
+        if dx > 1 or dx < -1:
+            continue
+        if tpos == pos:
+            if t.kind == "crate":
+                crate = True
+            elif carrying is None:
+                add((a_take, u, [t.id]))
+        elif not t.face_up and -1 <= tpos[1] - y <= 1:
+            add((a_reveal, u, [t.id]))
+    if can_cbt:
+        if enemies:
+            ranged = R.prof(u).ranged
+            shoot = ranged.range if ranged else -1
+            throw = CRATE_RANGE if crate else -1
+            reach = max(1, shoot, throw)
             for v in enemies:
-                assert v.pos
-                if in_periphery(pos, v.pos):
-                    _try(out, a_attack, st, u, [v.id])
-                if R.prof(u).ranged:
-                    _try(out, a_shoot, st, u, [v.id])
-                if crate_at(st, pos):
-                    _try(out, a_throw, st, u, [v.id])
-            if u.carrying and (carried(st, u, "em") or carried(st, u, "gas")):
-                for dx in range(-3, 4):
-                    for dy in range(-3, 4):
-                        c = (pos[0] + dx, pos[1] + dy)
-                        if R._on(st, c) and (c not in occ or st.units[occ[c]].seat != u.seat):
-                            _try(out, a_grenade, st, u, [cell_name(c)])
-            if R.has(st, u, "drill"):
-                for n in R.ring(st, pos):
-                    if is_adjacent(pos, n):
-                        _try(out, a_drill, st, u, [edge_name(pos, n)])
-        if can_int:
-            otaku_room = R.board(st).room_of(pos) if R.has(st, u, "otaku") else None
-            for ek, door in st.doors.items():
+                vpos = v.pos
+                assert vpos
+                dx = vpos[0] - x
+                if dx > reach or dx < -reach:
+                    continue
+                dy = vpos[1] - y
+                if dy > reach or dy < -reach:
+                    continue
+                if -1 <= dx <= 1 and -1 <= dy <= 1 and (dx or dy):
+                    add((a_attack, u, [v.id]))
+                if -shoot <= dx <= shoot and -shoot <= dy <= shoot:
+                    add((a_shoot, u, [v.id]))
+                if -throw <= dx <= throw and -throw <= dy <= throw:
+                    add((a_throw, u, [v.id]))
+        if item in ("em", "gas"):
+            for dx in range(-3, 4):
+                for dy in range(-3, 4):
+                    c = (x + dx, y + dy)
+                    if R._on(st, c) and (c not in occ or units_all[occ[c]].seat != useat):
+                        add((a_grenade, u, [cell_name(c)]))
+        if skills_on and "drill" in skills and not u.drill_broken and not u.drilled:
+            edges = R.side_edges(st, pos)
+            out += [(a_drill, u, [en]) for (a, b), en in edges if R.wall_at(st, a, b) == EdgeKind.WALL]
+    if can_int:
+        otaku_room = R.board(st).room_of(pos) if skills_on and "otaku" in skills else None
+        if otaku_room:
+            b = R.board(st)
+            for ek, door in doors.items():
                 if (
                     door.locked
                     and not door.open
-                    and (
-                        pos in ek
-                        or (
-                            otaku_room
-                            and otaku_room in (R.board(st).cell_room[ek[0]], R.board(st).cell_room[ek[1]])
-                        )
-                    )
+                    and (pos in ek or otaku_room in (b.cell_room[ek[0]], b.cell_room[ek[1]]))
                 ):
-                    _try(out, a_hack, st, u, [edge_name(*ek)])
-            if R.has(st, u, "attraction"):
-                for v in enemies:
-                    _try(out, a_hack, st, u, [v.id])
-        if u.carrying:
-            _try(out, a_medkit, st, u, [])
+                    add((a_hack, u, [edge_name(*ek)]))
+        elif door_sides:
+            # Only the doors on the square's own sides qualify; they are listed in the doors' order.
+            near = [
+                (ek, en)
+                for ek, en in door_sides
+                if (d := doors.get(ek)) is not None and d.locked and not d.open
+            ]
+            if len(near) > 1:
+                order = list(doors)
+                near.sort(key=lambda e: order.index(e[0]))
+            out += [(a_hack, u, [en]) for _, en in near]
+        if skills_on and "attraction" in skills:
+            out += [(a_hack, u, [v.id]) for v in enemies if v.pos and chebyshev(pos, v.pos) <= 2]
+    if item:
+        if item == "medkit":
+            add((a_medkit, u, []))
+        elif item == "datadisk":
             for kind in ("mvt", "cbt", "int"):
-                _try(out, a_datadisk, st, u, [kind])
-            _try(out, a_drugs, st, u, [])
-            for v in st.units.values():
-                if v.seat == u.seat and v.id != u.id:
-                    _try(out, a_radio, st, u, [v.id])
-        if seat == "resistance" and st.revolution > 0:
-            out.append(
-                Command(
-                    "token", ("move", uid), f"Spend a Revolution token: +1 Movement action for {R.name(u)}"
-                )
-            )
-            out.append(
-                Command(
-                    "token", ("combat", uid), f"Spend a Revolution token: +1 Combat action for {R.name(u)}"
-                )
-            )
-    if st.active:
-        with contextlib.suppress(RuleError):
-            out.append(check_activation(st, seat, ["end"]))
-    return out
+                add((a_datadisk, u, [kind]))
+        elif item == "drugs":
+            add((a_drugs, u, []))
+        elif item == "radio":
+            for v in units_all.values():
+                if v.seat == useat and v.id != u.id:
+                    add((a_radio, u, [v.id]))
+    if seat == "resistance" and st.revolution > 0:
+        add((_token, u, ["move"]))
+        add((_token, u, ["combat"]))

@@ -7,8 +7,8 @@ are frames on ``state.stack``; :func:`advance` runs them until someone must answ
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from engine.core import Command, Event, Outcome
 from engine.errors import AmbiguousCommand, IllegalCommand, RuleError
@@ -55,7 +55,10 @@ EVENTS = {
     12: "Disconnection: I.S.C. skills do not work this turn",
 }
 _SCENARIOS = scenarios()
+_BOARDS = {sid: sc.board for sid, sc in _SCENARIOS.items()}
 _PROFILES = profiles()
+_STATS = {cid: (p.mvt, p.cbt, p.intel) for cid, p in _PROFILES.items()}
+_SUPREME_AI = (7, 3, 3)
 POLICY_KINDS = {"dodge": ("ask", "always", "never"), "countermeasure": ("ask", "always", "never"),
                 "reroll": ("ask", "auto", "never")}  # fmt: skip
 
@@ -72,7 +75,7 @@ def scen(st: EscapeState) -> Scenario:
 
 def board(st: EscapeState) -> Board:
     """The board being played on."""
-    return scen(st).board
+    return _BOARDS[st.scenario]
 
 
 def prof(u: Unit) -> Profile:
@@ -82,7 +85,7 @@ def prof(u: Unit) -> Profile:
 
 def name(u: Unit) -> str:
     """A unit's display name."""
-    return prof(u).name
+    return _PROFILES[u.id].name
 
 
 # -- skills, stats and actions ------------------------------------------------------------------------
@@ -90,28 +93,29 @@ def name(u: Unit) -> str:
 
 def has(st: EscapeState, u: Unit, skill: str) -> bool:
     """Whether the unit has a skill that works now (Disconnection switches I.S.C. skills off)."""
-    return skill in prof(u).skills and not (st.event == 12 and u.seat == "isc")
+    return skill in _PROFILES[u.id].skills and not (st.event == 12 and u.seat == "isc")
 
 
 def base_stat(st: EscapeState, u: Unit, kind: int) -> int:
     """The printed stat, or Supreme AI's 7/3/3 for the I.S.C."""
     if st.event == 2 and u.seat == "isc":
-        return (7, 3, 3)[kind]
-    p = prof(u)
-    return (p.mvt, p.cbt, p.intel)[kind]
+        return _SUPREME_AI[kind]
+    return _STATS[u.id][kind]
 
 
 def stat(st: EscapeState, u: Unit, kind: int) -> int:
     """The stat after this turn's penalties (Fire alarm, crates, grenades, bludgeon), at least 0."""
-    value = base_stat(st, u, kind) + u.mods[kind]
-    if kind == MVT and st.event == 5:
+    event = st.event
+    value = (_SUPREME_AI if event == 2 and u.seat == "isc" else _STATS[u.id])[kind] + u.mods[kind]
+    if kind == MVT and event == 5:
         value -= 1
-    return max(0, value)
+    return value if value > 0 else 0
 
 
 def left(st: EscapeState, u: Unit, kind: int) -> int:
     """Actions of this kind the unit may still take this turn (bonus actions included)."""
-    return max(0, stat(st, u, kind) + u.bonus[kind] - u.used[kind])
+    n = stat(st, u, kind) + u.bonus[kind] - u.used[kind]
+    return n if n > 0 else 0
 
 
 def pilot_for(st: EscapeState, u: Unit) -> Unit | None:
@@ -132,6 +136,25 @@ def can_spend(st: EscapeState, u: Unit, kind: int) -> bool:
     return p is not None and left(st, p, kind) > 0
 
 
+def can_spend_each(st: EscapeState, u: Unit) -> tuple[bool, bool, bool]:
+    """:func:`can_spend` for Movement, Combat and Intellect at once."""
+    event = st.event
+    base = _SUPREME_AI if event == 2 and u.seat == "isc" else _STATS[u.id]
+    mods, bonus, used = u.mods, u.bonus, u.used
+    m = base[0] + mods[0] - (1 if event == 5 else 0)
+    c = base[1] + mods[1]
+    i = base[2] + mods[2]
+    mvt = (m if m > 0 else 0) + bonus[0] - used[0] > 0
+    cbt = (c if c > 0 else 0) + bonus[1] - used[1] > 0
+    intel = (i if i > 0 else 0) + bonus[2] - used[2] > 0
+    if mvt and cbt and intel:
+        return True, True, True
+    p = pilot_for(st, u)
+    if p is None:
+        return mvt, cbt, intel
+    return mvt or left(st, p, MVT) > 0, cbt or left(st, p, CBT) > 0, intel or left(st, p, INT) > 0
+
+
 def spend(st: EscapeState, u: Unit, kind: int) -> None:
     """Use one action of this kind: the unit's own first, then a Pilot's for a Robot."""
     if left(st, u, kind) > 0:
@@ -144,6 +167,8 @@ def spend(st: EscapeState, u: Unit, kind: int) -> None:
 
 def require(st: EscapeState, u: Unit, kind: int) -> None:
     """Raise IllegalCommand naming the stat if the unit has no action of this kind left."""
+    if stat(st, u, kind) + u.bonus[kind] > u.used[kind]:
+        return  # the unit's own action (the usual case, checked first as in can_spend)
     if not can_spend(st, u, kind):
         k = ("Mvt", "Cbt", "Int")[kind]
         raise IllegalCommand(
@@ -162,12 +187,11 @@ def occupancy(st: EscapeState) -> dict[Cell, str]:
 
 def edge_blocks(st: EscapeState, a: Cell, b: Cell) -> bool:
     """Whether a wall (not destroyed) or a closed/locked door stands between two adjacent squares."""
-    k = edge_key(a, b)
+    k = (a, b) if a <= b else (b, a)  # edge_key, inlined: this runs for every step and sight line
     door = st.doors.get(k)
     if door is not None:
         return not door.open
-    spec = board(st).edges.get(k)
-    return spec is not None and k not in st.destroyed
+    return k in _BOARDS[st.scenario].edges and k not in st.destroyed
 
 
 def wall_at(st: EscapeState, a: Cell, b: Cell) -> EdgeKind | None:
@@ -187,26 +211,104 @@ def sees(st: EscapeState, a: Cell, b: Cell, occ: dict[Cell, str] | None = None) 
 
 def step_open(st: EscapeState, a: Cell, b: Cell, *, burrow: bool = False) -> bool:
     """Whether one step from a to b (side or corner) crosses no wall or closed door."""
+    if abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1:
+        return burrow or not edge_blocks(st, a, b)
+    if burrow:
+        return corner_step_open(a, b, _never, lambda c: not _on(st, c))
+    return corner_step_open(a, b, lambda x, y: edge_blocks(st, x, y), lambda c: not _on(st, c))
 
-    def blocks(x: Cell, y: Cell) -> bool:
-        return not burrow and edge_blocks(st, x, y)
 
-    if is_adjacent(a, b):
-        return not blocks(a, b)
-    return corner_step_open(a, b, blocks, lambda c: not _on(st, c))
+def _never(x: Cell, y: Cell) -> bool:
+    return False
 
 
 def _on(st: EscapeState, c: Cell) -> bool:
-    b = board(st)
+    b = _BOARDS[st.scenario]
     return 0 <= c[0] < b.width and 0 <= c[1] < b.height
 
 
-def ring(st: EscapeState, c: Cell) -> Iterator[Cell]:
-    """The on-board squares of a square's periphery."""
-    for dx, dy in KING:
-        n = (c[0] + dx, c[1] + dy)
-        if _on(st, n):
-            yield n
+def ring(st: EscapeState, c: Cell) -> tuple[Cell, ...]:
+    """The on-board squares of a square's periphery (sides first, then corners, in KING order)."""
+    return _ring(_BOARDS[st.scenario], c)
+
+
+@lru_cache(maxsize=4096)
+def _ring(b: Board, c: Cell) -> tuple[Cell, ...]:
+    return tuple(
+        n for dx, dy in KING if 0 <= (n := (c[0] + dx, c[1] + dy))[0] < b.width and 0 <= n[1] < b.height
+    )
+
+
+@lru_cache(maxsize=4096)
+def _sides(b: Board, c: Cell) -> tuple[Cell, ...]:
+    return tuple(n for n in _ring(b, c) if is_adjacent(c, n))
+
+
+class Square(NamedTuple):
+    """What never changes about a square in a scenario: neighbours and door edges with typed names."""
+
+    ring: tuple[tuple[Cell, str], ...]  # :func:`ring`, with names
+    sides: tuple[tuple[Cell, str], ...]  # the squares sharing a side (the first ones of the ring), named
+    door_sides: tuple[tuple[EdgeKey, str], ...]  # the side edges printed with a door, named
+    exit: bool  # an access square of an airlock the Resistance may leave by
+    # the sides with name, edge key and what is printed on the edge: 0 nothing, 1 a wall, 2 a door
+    side_steps: tuple[tuple[Cell, str, EdgeKey, int], ...]
+
+
+def square(st: EscapeState, c: Cell) -> Square:
+    """The fixed facts about a square (for listing commands quickly)."""
+    return _square(st.scenario, c)
+
+
+@lru_cache(maxsize=4096)
+def _square(scenario: str, c: Cell) -> Square:
+    b = _BOARDS[scenario]
+    steps = []
+    for n, name_ in _named_sides(b, c):
+        k = edge_key(c, n)
+        spec = b.edges.get(k)
+        steps.append((n, name_, k, 0 if spec is None else 2 if spec.kind == EdgeKind.DOOR else 1))
+    return Square(
+        _named_ring(b, c), _named_sides(b, c), _door_sides(b, c), c in _exit_cells(scenario), tuple(steps)
+    )
+
+
+@lru_cache(maxsize=16)
+def _exit_cells(scenario: str) -> frozenset[Cell]:
+    s = _SCENARIOS[scenario]
+    return frozenset(c for n in s.exits for c in s.board.airlocks[n])
+
+
+@lru_cache(maxsize=4096)
+def _named_ring(b: Board, c: Cell) -> tuple[tuple[Cell, str], ...]:
+    return tuple((n, cell_name(n)) for n in _ring(b, c))
+
+
+@lru_cache(maxsize=4096)
+def _named_sides(b: Board, c: Cell) -> tuple[tuple[Cell, str], ...]:
+    return tuple((n, cell_name(n)) for n in _sides(b, c))
+
+
+@lru_cache(maxsize=4096)
+def _door_sides(b: Board, c: Cell) -> tuple[tuple[EdgeKey, str], ...]:
+    return tuple(
+        (k, n) for k, n in _side_edges(b, c) if (e := b.edges.get(k)) is not None and e.kind == EdgeKind.DOOR
+    )
+
+
+def side_edges(st: EscapeState, c: Cell) -> tuple[tuple[EdgeKey, str], ...]:
+    """The edges on a square's on-board sides, with their typed names, in :func:`ring` order."""
+    return _side_edges(_BOARDS[st.scenario], c)
+
+
+@lru_cache(maxsize=4096)
+def _side_edges(b: Board, c: Cell) -> tuple[tuple[EdgeKey, str], ...]:
+    return tuple((edge_key(c, n), edge_name(c, n)) for n in _sides(b, c))
+
+
+@lru_cache(maxsize=16)
+def _reading_order(b: Board) -> tuple[Cell, ...]:
+    return tuple(sorted(b.cell_room, key=lambda c: (c[1], c[0])))
 
 
 def room_name(st: EscapeState, letter: str) -> str:
@@ -237,7 +339,7 @@ def find_unit(st: EscapeState, text: str, *, seat: str | None = None, what: str 
 
 def cell_arg(st: EscapeState, text: str) -> Cell:
     """Parse a square of this board. Raises IllegalCommand."""
-    b = board(st)
+    b = _BOARDS[st.scenario]
     return parse_cell(text, b.width, b.height)
 
 
@@ -265,19 +367,25 @@ def room_slug(st: EscapeState, letter: str) -> str:
 # -- turn flow -----------------------------------------------------------------------------------------
 
 
-def activatable(st: EscapeState, u: Unit) -> bool:
-    """Whether the unit still has an activation this turn (on board, or able to enter)."""
+def activatable(st: EscapeState, u: Unit, occ: dict[Cell, str] | None = None) -> bool:
+    """Whether the unit still has an activation this turn (on board, or able to enter).
+
+    ``occ`` is :func:`occupancy`, when the caller already has it.
+    """
     if u.activated:
         return False
     if u.status == "board":
         return True
     if u.status in ("reserve", "out"):
-        return bool(entry_cells(st, u))
+        return bool(entry_cells(st, u, occ))
     return False
 
 
-def entry_cells(st: EscapeState, u: Unit) -> list[Cell]:
-    """Free access squares the unit could enter by now (Entry deployment or Internal factory)."""
+def entry_cells(st: EscapeState, u: Unit, occ: dict[Cell, str] | None = None) -> list[Cell]:
+    """Free access squares the unit could enter by now (Entry deployment or Internal factory).
+
+    ``occ`` is :func:`occupancy`, when the caller already has it.
+    """
     s = scen(st)
     b = board(st)
     if u.status == "reserve":
@@ -293,13 +401,17 @@ def entry_cells(st: EscapeState, u: Unit) -> list[Cell]:
         locks = [n for n in locks if not any(chebyshev(p, a) <= 3 for a in b.airlocks[n] for p in resistance)]
     else:
         return []
-    occ = occupancy(st)
+    if occ is None:
+        occ = occupancy(st)
     return [c for n in locks for c in b.airlocks[n] if c not in occ]
 
 
 def side_can_activate(st: EscapeState, seat: str) -> bool:
     """Whether any unit of the seat still has an activation this turn."""
-    return any(u.seat == seat and activatable(st, u) for u in st.units.values())
+    for u in st.units.values():  # noqa: SIM110 (a plain loop: this runs after every activation)
+        if u.seat == seat and not u.activated and (u.status == "board" or activatable(st, u)):
+            return True
+    return False
 
 
 def int_total(st: EscapeState, seat: str, *, everyone: bool) -> int:
@@ -502,9 +614,12 @@ def placement_cells(st: EscapeState, kind: str) -> list[Cell]:
     """Squares where the next token of ``kind`` may be placed (rooms only, per-room limits)."""
     b = board(st)
     limit = 2 if kind == "equipment" else 1
-    return [
-        c for letter in b.rooms if room_token_count(st, letter, kind) < limit for c in b.room_cells(letter)
-    ]
+    counts: dict[str, int] = {}  # room_token_count for every room at once
+    for t in st.tokens.values():
+        if t.kind == kind and t.pos:
+            letter = b.cell_room[t.pos]
+            counts[letter] = counts.get(letter, 0) + 1
+    return [c for letter in b.rooms if counts.get(letter, 0) < limit for c in b.room_cells(letter)]
 
 
 def after_placement(st: EscapeState, kind: str, target: int, ev: list[Event]) -> None:
@@ -865,8 +980,22 @@ def resolve_event(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> bool:
     if n == 11:
         st.initiative = "resistance"
         st.double_activation = True
-    st.phase = "event_choice" if event_choices(st) else "first"
+    st.phase = "event_choice" if has_event_choice(st) else "first"
     return True
+
+
+def has_event_choice(st: EscapeState) -> bool:
+    """Whether :func:`event_choices` would offer anything, without listing every choice."""
+    if st.phase not in ("event_choice", "turn") or st.event not in (3, 9, 10):
+        return False
+    if st.event == 3:
+        occ = occupancy(st)
+        return any(u.seat == "isc" and u.status == "board" for u in st.units.values()) and any(
+            c not in occ for c in board(st).cell_room
+        )
+    if st.event == 9:
+        return bool(st.doors)
+    return bool(board(st).rooms)
 
 
 def event_choices(st: EscapeState) -> list[Command]:
@@ -875,20 +1004,26 @@ def event_choices(st: EscapeState) -> list[Command]:
     if st.phase not in ("event_choice", "turn") or st.event not in (3, 9, 10):
         return []
     if st.event == 3:
-        occ = occupancy(st)
-        free = [c for c in sorted(b.cell_room, key=lambda c: (c[1], c[0])) if c not in occ]
-        isc = [u for u in st.units.values() if u.seat == "isc" and u.status == "board"]
-        return [
-            Command("relocate", (u.id, cell_name(c)), f"Move {name(u)} to {cell_name(c)}")
-            for u in isc
-            for c in free
-        ]
+        isc, free = relocate_choices(st)
+        return [relocate_command(u, c) for u in isc for c in free]
     if st.event == 9:
         return [
             Command("switch", (edge_name(*k),), f"{'Close' if d.open else 'Open'} the door {edge_name(*k)}")
             for k, d in sorted(st.doors.items())
         ]
     return [Command("blackout", (room_slug(st, r),), f"Black-out in the {room_name(st, r)}") for r in b.rooms]
+
+
+def relocate_choices(st: EscapeState) -> tuple[list[Unit], list[Cell]]:
+    """Random event 3: the I.S.C. characters on the board, and the free squares in reading order."""
+    occ = occupancy(st)
+    free = [c for c in _reading_order(board(st)) if c not in occ]
+    return [u for u in st.units.values() if u.seat == "isc" and u.status == "board"], free
+
+
+def relocate_command(u: Unit, c: Cell) -> Command:
+    """Random event 3's command moving ``u`` to ``c`` (as listed by :func:`event_choices`)."""
+    return Command("relocate", (u.id, cell_name(c)), f"Move {name(u)} to {cell_name(c)}")
 
 
 def step_attack(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> bool:

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from engine.core import Command, Decision, Event, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
-from engine.ruleset import Ruleset, SetupOptions, register
+from engine.ruleset import Chooser, Ruleset, SetupOptions, register
 from engine.rulesets.escape import actions as A
 from engine.rulesets.escape import rules as R
 from engine.rulesets.escape.board import EdgeKind
@@ -121,6 +121,15 @@ class Escape(Ruleset):
     def legal_commands(self, state: Any, seat: str) -> list[Command]:
         """Every command the seat may play now."""
         return A.legal(state, seat)
+
+    def next_seat(self, state: Any) -> str | None:
+        """The one seat that must act now (None once the game is over), without building the decision."""
+        w = R.waiting(state)
+        return None if w is None else w[0]
+
+    def sample_command(self, state: Any, seat: str, rng: Chooser) -> Command | None:
+        """A uniformly random legal command, checked lazily (see :func:`actions.sample`)."""
+        return A.sample(state, seat, rng)
 
     def parse(self, state: Any, seat: str, text: str) -> Command:
         """Check a command. Raises a RuleError naming the rule."""

@@ -1,6 +1,6 @@
 """The heist's commands: what each seat may type now, checking a command, and playing it.
 
-Planning: ``plan``/``unplan <hex>``, ``start <exit>``, ``tunnel <hex>``, ``buy``/``sell``/``equip <item>``,
+Planning: ``plan``/``unplan <hex>``, ``start <exit>``, ``tunnel <hex>``, ``buy``/``sell <item>``, fixer purchases,
 ``ready``. Each round: ``act <action>``, then its sub-actions one at a time (``move``, ``unlock``,
 ``subdue``, ``disable``, ``reveal <hex>``, ``idea``, ``loot``, ``crack``), ``done`` or ``undo``; free at any
 time: ``take``/``drop``/``give``, ``open <door>``, ``escort``, ``escape``, ability commands. Escape:
@@ -43,7 +43,7 @@ def tile_arg(st: HeistState, text: str) -> str:
     b = R.board(st)
     cell = H.parse_cell(text, b.width, b.height)
     name = H.cell_name(cell)
-    if not R.alive(st, name) and name not in b.tunnels:
+    if not R.alive(st, name) and name not in b.tunnels and name not in b.names.values():
         raise IllegalCommand(f"{name} is not a tile on this board (a gap, or removed by a lockdown).")
     return name
 
@@ -59,7 +59,11 @@ def move_targets(st: HeistState, p: Player) -> list[str]:
     if "vent" in p.flags:
         near.update(m for m in R.board(st).gap_across.get(p.pos, ()) if R.alive(st, m))
     outs = R.exits(st)
-    return sorted(m for m in near if (m in outs or m in p.plans) and not R.locked(st, m))
+    full: set[str] = set()
+    if R.has_rule(st, "hideout_limit"):  # at most two characters in one hideout
+        occ = R.occupied(st)
+        full = {n for n, ps in occ.items() if "story" in st.tiles[n].marks and len(ps) >= 2}
+    return sorted(m for m in near if (m in outs or m in p.plans) and not R.locked(st, m) and m not in full)
 
 
 def imprisoned(st: HeistState, p: Player) -> bool:
@@ -159,6 +163,10 @@ def legal(st: HeistState, seat: str) -> list[Command]:
         return legal_plan(st, p)
     if st.phase == "escape":
         return legal_escape(st, p)
+    if st.phase == "event":
+        from engine.rulesets.heist import events as E
+
+        return E.choice_commands(st, p) if p.status == "in" else []
     return legal_action(st, p)
 
 
@@ -174,9 +182,13 @@ def legal_plan(st: HeistState, p: Player) -> list[Command]:
             if n not in p.plans and plannable(st, n):
                 out.append(Command("plan", (n,), f"Plan {n} ({len(p.plans) + 1}/{limit})"))
     out += [Command("unplan", (n,), f"Take the planning token off {n}") for n in p.plans]
-    for e in sorted(R.exits(st)) if "inmate" not in p.used else []:
+    for e in sorted(R.exits(st)) if not {"inmate", "mayor"} & set(p.used) else []:
         if e != p.pos and start_room(st, e):
             out.append(Command("start", (e,), f"Start at the exit {e}"))
+    if R.has_rule(st, "tunnel_anywhere") and not st.doors:
+        for n in sorted(R.board(st).external):
+            if outside_gap(st, n):
+                out.append(Command("tunnel", (n,), f"Lay an entrance against {n} from outside"))
     if tunnels_left(st):
         out += [
             Command("tunnel", (t,), f"Open a tunnel entrance at {t}")
@@ -195,6 +207,7 @@ def legal_plan(st: HeistState, p: Player) -> list[Command]:
     return out
 
 
+CONSULT_COSTS = (0, 3, 4)  # Security Consultant: 1/2/3 blanks for $0k/$3k/$7k in all
 BRIBE_COSTS = (2, 1, 1)  # Beat Cop: 1/2/3 guards for $2k/$3k/$4k in all
 INSERT_COSTS = (3, 2, 1)  # Retired Mastermind: 1/2/3 cards for $3k/$5k/$6k in all
 
@@ -232,6 +245,16 @@ def fixer_commands(st: HeistState, p: Player) -> list[Command]:
             out.append(
                 Command("floorplan", (), f"The Architect: a {kind[-1]}-idea token into the bag (${cost}k)")
             )
+    stored = st.bought.count("blank")
+    if "security_consultant" in st.fixers and stored < 3 and st.team_cash >= CONSULT_COSTS[stored]:
+        out.append(
+            Command("consult", (), f"Security Consultant: one more blank on call (${CONSULT_COSTS[stored]}k)")
+        )
+    if "the_mayor" in st.fixers and "mayor" not in st.bought and "inmate" not in p.used:
+        guarded = [
+            n for n, t in sorted(st.tiles.items()) if not t.unknown and R.guards(st, n) and R.alive(st, n)
+        ]
+        out += [Command("inside", (n,), f"The Mayor: start at {n} in place of its guard") for n in guarded]
     if "shell" in st.fixers and "shell" not in st.bought and st.team_cash >= 3:
         out.append(Command("shell", (), "Shell: cameras found while scouting start disabled ($3k)"))
     inserts = st.bought.count("insert")
@@ -290,21 +313,38 @@ def free_commands(st: HeistState, p: Player) -> list[Command]:
     for what, n in take_targets(st, p):
         args = (what,) if n == p.pos else (what, n)
         out.append(Command("take", args, f"Pick up {what}" + (f" from {n}" if n != p.pos else "")))
+    swindle = "larceny" in p.flags and "swindler" in R.abilities(p)
     for what in R.carried(p):
         out.append(Command("drop", (what,), f"Drop {what} at {p.pos}"))
         for q in R.in_play(st):
             if q is not p and q.pos == p.pos:
                 out.append(Command("give", (what, q.seat), f"Hand {what} to {q.nickname}"))
+        if swindle:
+            out += [Command("drop", (what, m), f"Slip {what} onto {m}") for m in R.nbrs(st, p.pos)
+                    if not R.locked(st, m)]  # fmt: skip
     if "keycard" in p.loot:
         out += [Command("open", (m,), f"Open the keycard door at {m}") for m in R.nbrs(st, p.pos)
                 if "keycard_door" in st.tiles[m].marks]  # fmt: skip
-    for npc in st.npcs:
-        if npc.kind == "hostage" and npc.status == "in" and not npc.active and npc.pos == p.pos:
-            out.append(Command("escort", (), "Take the hostage"))
+    if any(n.kind == "hostage" and n.status == "in" and not n.active and n.pos == p.pos for n in st.npcs):
+        out.append(Command("escort", (), "Take the hostage"))
     out += N.legal(st)
+    if st.phase == "action" and R.has_rule(st, "whispers") and "story" in st.tiles[p.pos].marks and p.ideas:
+        out += [Command("whisper", (q.seat,), f"Share 💡 with {q.nickname} in the hideout")
+                for q in R.in_play(st) if q is not p and q.pos == p.pos]  # fmt: skip
+    helper = N.the_npc(st)
+    if helper is not None and helper.pos == p.pos:
+        out += [Command("give", (what, "npc"), f"Hand {what} to the {helper.kind}") for what in R.carried(p)
+                if not what.startswith("item:")]  # fmt: skip
+        out += [
+            Command("take", (what, "npc"), f"Take {what} from the {helper.kind}")
+            for what in sorted(set(helper.loot))
+        ]
     if st.phase == "action":
         if not st.escape_called:
             out.append(Command("escape", (), "Call the escape (after this round's Event phase)"))
+        if "blank" in st.bought and p.ideas >= 1:
+            out += [Command("swap", (f.split(":", 1)[1],), f"Security Consultant: pay 💡🔊, the chit at {f.split(':', 1)[1]} becomes a blank")
+                    for f in st.flags if f.startswith("drawn:")]  # fmt: skip
         ab = R.abilities(p)
         if p.spare:
             out += [Command("plan", (n,), f"Re-plan a token onto {n}") for n in sorted(st.tiles)
@@ -322,10 +362,12 @@ def free_commands(st: HeistState, p: Player) -> list[Command]:
             out.append(Command("newplan", (), "Change the plan: move planning tokens"))
         moves = replans(p)
         if moves:
+            # The Radio moves a token one hex; a change of plans moves it anywhere.
+            anywhere = "newplan" in p.used and "radio" not in p.flags
+            spots = [n for n in sorted(st.tiles) if plannable(st, n) and n not in p.plans]
             for a in p.plans:
-                for b in R.nbrs(st, a):
-                    if b not in p.plans and plannable(st, b):
-                        out.append(Command("replan", (a, b), f"Move your token from {a} to {b}"))
+                targets = spots if anywhere else [b for b in R.nbrs(st, a) if b in spots]
+                out += [Command("replan", (a, b), f"Move your token from {a} to {b}") for b in targets]
         if "old_friend" in st.fixers and R.outdoors(st, p) and p.ideas >= 2:
             out += [Command("teamwork", (q.seat,), f"Old Friend: pay 💡💡 to give {q.nickname} 💡")
                     for q in R.in_play(st) if q is not p]  # fmt: skip
@@ -367,8 +409,8 @@ def legal_escape(st: HeistState, p: Player) -> list[Command]:
 
 def plannable(st: HeistState, n: str) -> bool:
     """A planning token may go on any building tile on the board (exits need none)."""
-    t = R.board(st).tiles[n]
-    return t.kind in ("blank", "security") and R.alive(st, n)
+    t = R.board(st).tiles.get(n)
+    return t is not None and t.kind in ("blank", "security") and R.alive(st, n)
 
 
 def plan_limit(st: HeistState, p: Player) -> int:
@@ -380,6 +422,18 @@ def start_room(st: HeistState, e: str) -> bool:
     """True while an exit has room for another starting character."""
     limit = R.heist(st).entrance_limit
     return limit is None or sum(1 for q in st.players.values() if q.pos == e) < limit
+
+
+def outside_gap(st: HeistState, n: str) -> str | None:
+    """The first gap on the map next to building hex ``n`` that opens onto the outside (direction order)."""
+    from engine.geometry import hexgrid as H
+
+    b = R.board(st)
+    m = R.heist(st).map
+    for d, nb in zip(H.DIRECTIONS, H.neighbours(b.cells[n]), strict=True):
+        if nb not in b.names and H.on_map(nb, b.width, b.height) and d in m.external_sides(b.cells[n]):
+            return H.cell_name(nb)
+    return None
 
 
 def tunnels_left(st: HeistState) -> bool:
@@ -468,7 +522,7 @@ def check(st: HeistState, seat: str, text: str) -> Command:
     args = tuple(words[1:])
     if verb not in KNOWN:
         raise UnknownCommand(f"'{words[0]}' is not a heist command. Try: {', '.join(sorted(KNOWN))}.")
-    if p.status != "in" and st.phase in ("action", "escape"):
+    if p.status != "in" and st.phase in ("action", "escape", "event"):
         raise NotYourTurn(f"{p.nickname} is {p.status} and takes no further part in this heist.")
     cmd = canon(st, p, verb, args)
     for c in legal(st, seat):
@@ -480,6 +534,8 @@ def check(st: HeistState, seat: str, text: str) -> Command:
 def canon(st: HeistState, p: Player, verb: str, args: Args) -> Command:
     """The canonical form of a command (names normalised, cells resolved). Raises on malformed text."""
     if verb in (
+        "inside",
+        "swap",
         "move",
         "unlock",
         "subdue",
@@ -504,7 +560,7 @@ def canon(st: HeistState, p: Player, verb: str, args: Args) -> Command:
         if not args:
             raise UnknownCommand("'act' needs an action name, like 'act walk'.")
         return Command(verb, (norm("_".join(args)),))
-    if verb in ("buy", "sell", "equip"):
+    if verb in ("buy", "sell"):
         if not args:
             raise UnknownCommand(f"'{verb}' needs an item name, like '{verb} cheap_picks'.")
         return Command(verb, (norm("_".join(args)),))
@@ -513,7 +569,7 @@ def canon(st: HeistState, p: Player, verb: str, args: Args) -> Command:
             raise UnknownCommand(f"'{verb}' needs what: cash, jewel, docs, usb, keycard or item:<name>.")
         what = norm(args[0])
         rest = tuple(norm(a) for a in args[1:])
-        if verb == "take" and rest:
+        if verb in ("take", "drop") and rest and rest[0] != "npc":
             rest = (tile_arg(st, rest[0]),)
             if rest[0] == p.pos:
                 rest = ()
@@ -525,14 +581,14 @@ def canon(st: HeistState, p: Player, verb: str, args: Args) -> Command:
         rest = args[1:]
         if sub == "act" and rest:
             return Command(verb, ("act", norm("_".join(rest))))
-        if sub in ("move", "unlock", "subdue", "disable", "reveal") and len(rest) == 1:
+        if sub in ("move", "unlock", "subdue", "disable", "reveal", "flick") and len(rest) == 1:
             return Command(verb, (sub, tile_arg(st, rest[0])))
         if sub == "run" and len(rest) == 2 and norm(rest[0]) == "via":
             return Command(verb, ("run", "via", tile_arg(st, rest[1])))
         if sub in ("idea", "done", "run") and not rest:
             return Command(verb, (sub,))
         raise UnknownCommand(
-            "'npc' takes act <action>, move/unlock/subdue/disable/reveal <hex>, idea, done or run."
+            "'npc' takes act <action>, move/unlock/subdue/disable/reveal/flick <hex>, idea, done or run."
         )
     if verb == "bet":
         if len(args) != 1 or not args[0].isdigit():
@@ -542,7 +598,7 @@ def canon(st: HeistState, p: Player, verb: str, args: Args) -> Command:
         if len(args) != 2 or not args[1].isdigit():
             raise UnknownCommand("'insert' takes a Mastermind card and a deck position: 'insert m2 5'.")
         return Command(verb, (norm(args[0]), str(int(args[1]))))
-    if verb in ("teamwork", "pinch"):
+    if verb in ("teamwork", "pinch", "whisper", "tip", "share", "handoff"):
         if len(args) != 1:
             raise UnknownCommand(f"'{verb}' names the seat to help, like '{verb} p2'.")
         return Command(verb, (norm(args[0]),))
@@ -570,6 +626,8 @@ def refusal(st: HeistState, p: Player, verb: str, cmd: Command) -> str:
     phase = st.phase
     if phase == "over":
         return "The heist is over."
+    if phase == "event":
+        return f"The Event phase waits on {R.card_name(st.active_event)}: only its choices and 'continue' are open."
     if (
         verb
         in (
@@ -580,7 +638,6 @@ def refusal(st: HeistState, p: Player, verb: str, cmd: Command) -> str:
             "buy",
             "sell",
             "ready",
-            "equip",
             "scout",
             "bribe",
             "payoff",
@@ -588,6 +645,8 @@ def refusal(st: HeistState, p: Player, verb: str, cmd: Command) -> str:
             "bet",
             "floorplan",
             "shell",
+            "consult",
+            "inside",
             "insert",
         )
         and phase != "plan"
@@ -658,7 +717,12 @@ def play(st: HeistState, seat: str, cmd: Command) -> list[Event]:
     for other in list(st.undo):
         if other != seat:
             del st.undo[other]  # someone else acted: earlier actions can no longer be taken back
-    HANDLERS[cmd.verb](st, p, cmd.args, ev)
+    if st.phase == "event":
+        from engine.rulesets.heist import events as E
+
+        E.play_choice(st, p, cmd, ev)
+    else:
+        HANDLERS[cmd.verb](st, p, cmd.args, ev)
     N.check_freed(st, ev)
     if st.phase == "plan" and all(q.ready for q in st.players.values()):
         begin_heist(st, ev)
@@ -694,7 +758,15 @@ def h_start(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 
 
 def h_tunnel(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
-    """Play ``tunnel``: open a tunnel entrance."""
+    """Play ``tunnel``: open a tunnel entrance (or, where the heist allows, lay one against a building hex)."""
+    if a[0] not in R.board(st).tunnels:
+        gap = outside_gap(st, a[0])
+        assert gap is not None
+        st.doors[gap] = a[0]
+        st.exits.append(gap)
+        st.tiles[gap] = Tile()
+        ev.append(Event(f"An entrance is laid at {gap}, against {a[0]}.", "plan"))
+        return
     st.exits.append(a[0])
     st.tiles.setdefault(a[0], Tile())
     ev.append(Event(f"A tunnel entrance is opened at {a[0]}.", "plan"))
@@ -743,8 +815,8 @@ def h_act(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
             q.done = True
         R.start_escape(st, ev)
     elif special == "kill_pixels":
-        p.used.append("kill_pixels")
-        kill_pixels(st, p, ev)
+        st.flags.append("kill_pixels")  # once per heist, whoever carries the card
+        kill_pixels(st, p, o.key.removeprefix("kill_pixels_"), ev)
     elif special == "toss_flashbang":
         for n in reach(st, p):
             for c in R.chits(st, n, GUARD):
@@ -760,16 +832,19 @@ def h_act(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     elif special == "tweak_plan":
         p.items.remove("radio")
         for q in st.players.values():
-            q.flags.append("replan:1")
+            q.flags += ["replan:1", "radio"]
         ev.append(Event("Radio: every character may move one planning token by one hex.", "action"))
     if o.source == "Cheap Picks":
         p.flags.append("breakable")
 
 
-def kill_pixels(st: HeistState, p: Player, ev: list[Event]) -> None:
-    """Laser burst: disable known cameras up to two hexes away in straight lines, 🔊 per hex."""
+def kill_pixels(st: HeistState, p: Player, direction: str, ev: list[Event]) -> None:
+    """Laser burst: disable the known cameras up to two hexes away along one straight line, 🔊 per hex hit."""
+    from engine.geometry import hexgrid as H
+
     hit = []
-    for line in R.board(st).lines[p.pos]:
+    line = R.board(st).lines[p.pos][H.DIRECTIONS.index(direction)]
+    if line:
         for m in line[:2]:
             for c in R.chits(st, m, CAMERA):
                 c.active = False
@@ -805,6 +880,16 @@ def step_to(st: HeistState, p: Player, to: str, ev: list[Event]) -> None:
         for _ in R.chits(st, to, CAMERA):
             R.alert(st, ev, f"a live camera sees {p.nickname} at {to}")
     R.lift_remote_locks(st, to, ev)
+    if (
+        "story" in st.tiles[to].marks
+        and "usb" in p.loot
+        and R.has_rule(st, "usb_story")
+        and "usb_story" not in st.flags
+    ):
+        st.flags.append("usb_story")
+        p.left += "RRR"
+        p.ideas += 1
+        ev.append(Event(f"{p.nickname} plugs the USB key in at {to}: 🔍🔍🔍 and 💡.", "action"))
     if (
         "story" in st.tiles[to].marks
         and R.heist(st).objective.special == "docs_in_hideout"
@@ -1022,7 +1107,17 @@ def drop_one(st: HeistState, p: Player, what: str) -> None:
 
 
 def h_take(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
-    """Play ``take``: pick loot up."""
+    """Play ``take``: pick loot up (``take <what> npc``: from the NPC on your tile)."""
+    if len(a) > 1 and a[1] == "npc":
+        npc = N.the_npc(st)
+        assert npc is not None
+        npc.loot.remove(a[0])
+        if a[0] == "cash":
+            p.cash += 1
+        else:
+            p.loot.append(a[0])
+        ev.append(Event(f"{p.nickname} takes {a[0]} back from the {npc.kind}.", "loot"))
+        return
     n = a[1] if len(a) > 1 else p.pos
     R.take_from(st, p, n, a[0])
     ev.append(Event(f"{p.nickname} picks up {a[0]}" + (f" from {n}." if n != p.pos else "."), "loot"))
@@ -1031,13 +1126,28 @@ def h_take(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 
 
 def h_drop(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
-    """Play ``drop``: drop loot."""
+    """Play ``drop``: drop loot (a Swindler may drop it on a neighbouring tile)."""
     drop_one(st, p, a[0])
+    if len(a) > 1:
+        here = st.tiles[p.pos]
+        there = st.tiles[a[1]]
+        if a[0] == "cash":
+            there.cash += here.cash
+            here.cash = 0
+        else:
+            what = a[0] if a[0] in here.loot else f"item:{a[0][5:]}"
+            here.loot.remove(what)
+            there.loot.append(what)
+        ev.append(Event(f"{p.nickname} slips {a[0]} onto {a[1]}.", "loot"))
+        return
     ev.append(Event(f"{p.nickname} drops {a[0]} at {p.pos}.", "loot"))
 
 
 def h_give(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
-    """Play ``give``: hand loot to a character on the same tile."""
+    """Play ``give``: hand loot to a character on the same tile (the USB key to the guide opens Y)."""
+    if a[1] == "npc":
+        N.give(st, p, a[0], ev)
+        return
     q = st.players[a[1]]
     drop_one(st, p, a[0])
     R.take_from(st, q, p.pos, a[0])
@@ -1056,6 +1166,13 @@ def h_escort(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
         n for n in st.npcs if n.kind == "hostage" and n.status == "in" and not n.active and n.pos == p.pos
     )
     N.take_hostage(st, npc, p.seat, ev)
+
+
+def h_whisper(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``whisper``: share 💡 with a character in the same hideout."""
+    p.ideas -= 1
+    st.players[a[0]].ideas += 1
+    ev.append(Event(f"{p.nickname} whispers a plan to {st.players[a[0]].nickname} (💡).", "idea"))
 
 
 def h_npc(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
@@ -1224,6 +1341,46 @@ def h_shell(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     ev.append(Event("Shell takes $3k: cameras found while scouting will already be down.", "plan"))
 
 
+def h_consult(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``consult``: the Security Consultant keeps one more blank on call."""
+    cost = CONSULT_COSTS[st.bought.count("blank")]
+    st.team_cash -= cost
+    st.bought.append("blank")
+    ev.append(
+        Event(
+            f"The Security Consultant is on call with {st.bought.count('blank')} blank(s) (${cost}k).", "plan"
+        )
+    )
+
+
+def h_inside(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``inside``: the Mayor gets the character in, in the place of a known guard."""
+    t = st.tiles[a[0]]
+    guard = next(c for c in t.chits if c.kind in ("guard", "dog") and c.active)
+    t.chits.remove(guard)
+    p.pos = a[0]
+    p.used.append("mayor")
+    st.bought.append("mayor")
+    ev.append(
+        Event(f"The Mayor gets {p.nickname} inside: they start at {a[0]} instead of its guard.", "plan")
+    )
+
+
+def h_swap(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``swap``: pay 💡🔊 to have the Security Consultant swap a chit just drawn for a blank."""
+    p.ideas -= 1
+    st.bought.remove("blank")
+    st.tiles[a[0]].chits = [c for c in st.tiles[a[0]].chits if not c.from_bag]
+    st.flags.remove(f"drawn:{a[0]}")
+    R.make_noise(st, 1, ev)
+    ev.append(
+        Event(
+            f"{p.nickname} calls the Security Consultant (💡🔊): the chit at {a[0]} was a blank after all.",
+            "action",
+        )
+    )
+
+
 def h_insert(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     """Play ``insert``: Retired Mastermind."""
     cost = INSERT_COSTS[st.bought.count("insert")]
@@ -1246,6 +1403,6 @@ HANDLERS: dict[str, Handler] = {
     "escape": h_escape, "slip": h_slip, "larceny": h_larceny, "vent": h_vent, "codes": h_codes,
     "newplan": h_newplan, "replan": h_replan, "teamwork": h_teamwork, "run": h_run, "force": h_force,
     "pinch": h_pinch, "scout": h_scout, "bribe": h_bribe, "payoff": h_payoff, "decoy": h_decoy,
-    "npc": h_npc, "insert": h_insert, "bet": h_bet, "floorplan": h_floorplan, "shell": h_shell,
+    "npc": h_npc, "whisper": h_whisper, "consult": h_consult, "inside": h_inside, "swap": h_swap, "insert": h_insert, "bet": h_bet, "floorplan": h_floorplan, "shell": h_shell,
 }  # fmt: skip
-KNOWN = set(HANDLERS)
+KNOWN = set(HANDLERS) | {"blab", "tip", "share", "handoff", "continue"}

@@ -41,7 +41,17 @@ def build(heist_id: str) -> Board:
     tiles = {H.cell_name(c): t for c, t in m.tiles.items()}
     cells = {H.cell_name(c): c for c in m.tiles}
     names = {c: n for n, c in cells.items()}
-    nbrs = {n: tuple(names[nb] for nb in H.neighbours(cells[n]) if nb in names) for n in tiles}
+    links = {n: [names[nb] for nb in H.neighbours(cells[n]) if nb in names] for n in tiles}
+    # An entrance is a square tile laid against one side of the building: it borders only the hex it faces.
+    for e, t in tiles.items():
+        if t.kind != "entrance" or t.facing is None:
+            continue
+        face = names.get(H.step(cells[e], t.facing))
+        for other in list(links[e]):
+            if other != face and tiles[other].kind in ("blank", "security"):
+                links[e].remove(other)
+                links[other].remove(e)
+    nbrs = {n: tuple(ms) for n, ms in links.items()}
     external = frozenset(
         n for n, t in tiles.items() if t.kind in ("blank", "security") and m.external_sides(cells[n])
     )

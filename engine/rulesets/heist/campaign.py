@@ -62,17 +62,22 @@ def choose_crew(
     picks: dict[str, Any],
     members: dict[str, str | None],
     breakout: bool = False,
+    builds: dict[str, tuple[str, str, str]] | None = None,
 ) -> list[dict[str, Any]]:
     """The named character for each seat, checking the campaign rules.
 
-    Each pick is a nickname (a named character of the crew or a pre-built one) or ``auto``. Raises
-    SetupError for an unknown or jailed character (jailed ones may play a breakout heist), one picked twice, two of one character class, more
-    copies of a skill than exist, or a character above its player's level.
+    Each pick is a nickname (a named character of the crew or a pre-built one) or ``auto``; a seat in
+    ``builds`` plays the character built from (character, skill, skill) instead. Raises SetupError for an
+    unknown or jailed character (jailed ones may play a breakout heist), one picked twice, an evil twin, two
+    of one character class, more copies of a skill than exist, or a character above its player's level.
     """
     c = load_content()
     known = {**prebuilt(), **record["characters"]}
     chosen: list[dict[str, Any]] = []
     for seat in seats:
+        if builds and seat in builds:
+            chosen.append(build(known, *builds[seat]))
+            continue
         want = str(picks.get(seat) or "auto")
         if want == "auto":
             chosen.append({})
@@ -113,6 +118,51 @@ def choose_crew(
         if pick["character"] not in c.characters:
             raise SetupError(f"Unknown character card '{pick['character']}'.")
     return chosen
+
+
+def builds_from(options: dict[str, Any], seats: list[str]) -> dict[str, tuple[str, str, str]]:
+    """The seats that build a character in the lobby (``build``, ``skill_1``, ``skill_2`` per seat).
+
+    Raises SetupError when a seat names a character card without two skills.
+    """
+    out = {}
+    for seat in seats:
+        card = str((options.get("build") or {}).get(seat, "none"))
+        if card == "none":
+            continue
+        s1 = str((options.get("skill_1") or {}).get(seat, "none"))
+        s2 = str((options.get("skill_2") or {}).get(seat, "none"))
+        if "none" in (s1, s2):
+            raise SetupError("A built character needs two skills (skill_1 and skill_2).")
+        out[seat] = (card, s1, s2)
+    return out
+
+
+def build(known: dict[str, dict[str, Any]], character: str, skill_1: str, skill_2: str) -> dict[str, Any]:
+    """A character built from cards: the named character with these cards, or a new one.
+
+    A new one is named after its cards and starts at the level its pro cards give. Raises SetupError for
+    unknown cards, one skill twice, or an evil twin: the same cards as a named character of another name.
+    """
+    c = load_content()
+    if character not in c.characters or skill_1 not in c.skills or skill_2 not in c.skills:
+        raise SetupError("A built character needs a character card and two skill cards.")
+    if skill_1 == skill_2:
+        raise SetupError("A character takes two different skill cards.")
+    ch = c.characters[character]
+    name = f"{ch.name} ({c.skills[skill_1].name} + {c.skills[skill_2].name})"
+    key = slug(name)
+    if key in known:
+        return dict(known[key])
+    cards = (character, frozenset((skill_1, skill_2)))
+    for m in known.values():
+        if (m["character"], frozenset(m["skills"])) == cards:
+            raise SetupError(
+                f"No evil twins: {m['nickname']} already has exactly these cards; play {m['nickname']} instead."
+            )
+    pro = sum(c.skills[s].level == "pro" for s in (skill_1, skill_2)) + (ch.level == "pro")
+    return {"nickname": name, "character": character, "skills": [skill_1, skill_2], "level": 1 + pro,
+            "status": "free", "heists": 0}  # fmt: skip
 
 
 def player_level(record: dict[str, Any], member: str | None) -> int:
@@ -218,10 +268,10 @@ def after_heist(st: HeistState) -> dict[str, Any]:
             m["status"] = "free"
     r["characters"] = chars
     players = dict(r["players"])
-    for seat in st.seats:
-        member_id = st.members.get(seat)
-        if member_id is not None:
-            players[str(member_id)] = min(MAX_LEVEL, int(players.get(str(member_id), 1)) + 1)
+    for member_id in sorted({str(m) for s, m in st.members.items() if s in st.seats and m is not None}):
+        players[member_id] = min(
+            MAX_LEVEL, int(players.get(member_id, 1)) + 1
+        )  # once per member, not per seat
     r["players"] = players
     r["history"] = [*r["history"], {"heist": h.id, "won": won, "haul": dict(st.hauled), "round": st.round}]
     return r
@@ -235,6 +285,8 @@ def describe(record: dict[str, Any]) -> str:
     lines.append("Fixers: " + ", ".join(c.fixers[f].name for f in r["fixers"] if f in c.fixers))
     if r["items"]:
         lines.append("Items: " + ", ".join(c.items[i].name for i in r["items"] if i in c.items))
+    if r["players"]:
+        lines.append("Player levels: " + ", ".join(f"<@{k}> {v}" for k, v in sorted(r["players"].items())))
     for m in r["characters"].values():
         ch = c.characters[m["character"]].name
         sk = " + ".join(c.skills[s].name for s in m["skills"])

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from engine.core import Event
+from engine.core import Command, Event
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.state import CAMERA, DOG, GUARD, LOCK, HeistState, Player
 
@@ -40,7 +40,9 @@ def inside(st: HeistState) -> list[Player]:
 
 
 def adjacent_to(st: HeistState, p: Player, kind: str) -> bool:
-    """True when an active chit of ``kind`` is on a tile next to the character."""
+    """True when an active chit of ``kind`` is on a tile next to the character (looped cameras see nothing)."""
+    if kind == CAMERA and "loop_footage" in st.flags:
+        return False
     return any(R.chits(st, m, kind) for m in near(st, p))
 
 
@@ -184,13 +186,11 @@ def e11(st: HeistState, ev: list[Event]) -> None:
 
 
 def e12(st: HeistState, ev: list[Event]) -> None:
-    """Guard Starts Blabbing: characters on a subdued guard trade 🔊 for 💡 (when it is safe)."""
-    spaces, final = R.track(st)
-    for p in R.in_play(st):
-        if R.chits(st, p.pos, GUARD, active=False) and st.noise + 1 not in spaces and st.noise + 1 < final:
-            R.make_noise(st, 1, ev)
-            p.ideas += 1
-            ev.append(Event(f"{p.nickname} hears the guard blab (🔊) and gains 💡.", "event"))
+    """Guard Starts Blabbing: characters on a subdued guard may trade 🔊 for 💡 (a team choice: ``blab``)."""
+    if blabbers(st):
+        ev.append(
+            Event("A subdued guard starts blabbing: characters on his tile may 'blab' (🔊 for 💡).", "event")
+        )
 
 
 def e13(st: HeistState, ev: list[Event]) -> None:
@@ -210,9 +210,88 @@ def e14(st: HeistState, ev: list[Event]) -> None:
 
 
 def e15(st: HeistState, ev: list[Event]) -> None:
-    """I Thought I Had Him: guards sharing a tile with a character wake up."""
-    for n in sorted(R.occupied(st)):
-        wake(st, n, ev)
+    """I Thought I Had Him: guards sharing a tile with a character wake up; then the team may ``tip``."""
+    woke = sum(wake(st, n, ev) for n in sorted(R.occupied(st)))
+    if woke:
+        st.flags.append("choice:tip")
+
+
+# --- team choices on the active event (phase "event") --------------------------------------------------------
+
+
+def blabbers(st: HeistState) -> list[Player]:
+    """Characters on a subdued guard who have not blabbed yet (Guard Starts Blabbing)."""
+    return [
+        p
+        for p in R.in_play(st)
+        if R.chits(st, p.pos, GUARD, active=False) and f"choice:blab:{p.seat}" not in st.flags
+    ]
+
+
+def sharers(st: HeistState, p: Player) -> list[Player]:
+    """Characters on or next to ``p``'s tile (Stage Whisper)."""
+    return [q for q in R.in_play(st) if q is not p and (q.pos == p.pos or q.pos in near(st, p))]
+
+
+def choice_commands(st: HeistState, p: Player) -> list[Command]:
+    """What ``p`` may do with the active event now; always ``continue``."""
+    card = st.active_event
+    out: list[Command] = []
+    if p.status == "in":
+        if card == "12" and p in blabbers(st):
+            out.append(Command("blab", (), "Listen to the guard: 🔊 for 💡"))
+        if card == "15" and "choice:tip" in st.flags:
+            out += [Command("tip", (q.seat,), f"Pay 🔊 to give {q.nickname} 💡") for q in R.in_play(st)]
+        if card == "17" and p.ideas:
+            out += [Command("share", (q.seat,), f"Whisper 💡 to {q.nickname} (🔊)") for q in sharers(st, p)]
+        if card == "24" and p.ideas:
+            giver = next((f.split(":")[2] for f in st.flags if f.startswith("choice:handoff:")), None)
+            if giver in (None, p.seat):
+                out += [
+                    Command("handoff", (q.seat,), f"Give {q.nickname} 💡")
+                    for q in R.in_play(st)
+                    if q is not p
+                ]
+    out.append(Command("continue", (), "Go on with the Event phase"))
+    return out
+
+
+def choices_open(st: HeistState) -> bool:
+    """True when the active event offers the team a choice right now."""
+    return any(any(c.verb != "continue" for c in choice_commands(st, p)) for p in R.in_play(st))
+
+
+def play_choice(st: HeistState, p: Player, cmd: Command, ev: list[Event]) -> None:
+    """Play a team choice on the active event (``continue`` resumes the Event phase)."""
+    if cmd.verb == "continue":
+        ev.append(Event(f"{p.nickname}: on with the Event phase.", "event"))
+        R.finish_event_phase(st, ev)
+        return
+    if cmd.verb == "blab":
+        st.flags.append(f"choice:blab:{p.seat}")
+        R.make_noise(st, 1, ev)
+        p.ideas += 1
+        ev.append(Event(f"{p.nickname} listens to the blabbing guard (🔊) and gains 💡.", "event"))
+    elif cmd.verb == "tip":
+        q = st.players[cmd.args[0]]
+        st.flags.remove("choice:tip")
+        R.make_noise(st, 1, ev)
+        q.ideas += 1
+        ev.append(Event(f"The team pays 🔊 and {q.nickname} gains 💡.", "event"))
+    elif cmd.verb == "share":
+        q = st.players[cmd.args[0]]
+        R.make_noise(st, 1, ev)
+        p.ideas -= 1
+        q.ideas += 1
+        ev.append(Event(f"{p.nickname} whispers 💡 to {q.nickname} (🔊).", "event"))
+    else:
+        q = st.players[cmd.args[0]]
+        st.flags.append(f"choice:handoff:{p.seat}")
+        p.ideas -= 1
+        q.ideas += 1
+        ev.append(Event(f"{p.nickname} hands 💡 to {q.nickname}.", "event"))
+    if not choices_open(st):
+        R.finish_event_phase(st, ev)
 
 
 def e16(st: HeistState, ev: list[Event]) -> None:
@@ -568,19 +647,54 @@ def moving_npcs(st: HeistState, ev: list[Event]) -> None:
                 npc.pos = to
                 ev.append(Event(f"The Mayor strolls on to {to}.", "npc"))
         if "moving_target" in rules:
-            outs = R.exits(st)
-            dist = _steps_to(st, outs)
-            nxt = min(
-                (m for m in R.nbrs(st, npc.pos) if dist.get(m, 999) < dist.get(npc.pos, 999)), default=None
-            )
+            van = {n for n, t in st.tiles.items() if "story" in t.marks and R.alive(st, n)} or R.exits(st)
+            dist = _steps_to(st, van)
+            nxt = _step_toward(st, npc.pos, dist)
             if nxt is None:
                 continue
             npc.pos = nxt
-            if nxt in outs:
+            if nxt in van:
                 npc.status = "busted"
                 ev.append(Event("The guards get the prisoner into the van: she is gone.", "npc"))
             else:
                 ev.append(Event(f"The guards lead the prisoner on to {nxt}.", "npc"))
+    if "moving_target" in rules:
+        move_escort_guards(st, ev)
+
+
+def _step_toward(st: HeistState, here: str, dist: dict[str, int]) -> str | None:
+    """The neighbouring tile one step closer to the goal of ``dist`` (first in name order), if any."""
+    closer = [m for m in R.nbrs(st, here) if dist.get(m, 999) < dist.get(here, 999)]
+    return min(closer) if closer else None
+
+
+def move_escort_guards(st: HeistState, ev: list[Event]) -> None:
+    """The Safehouse Rescue: the prisoner's printed guards walk one hex toward the van each Event phase.
+
+    Subdued guards stay where they lie; a guard already at the van stays there.
+    """
+    van = {n for n, t in st.tiles.items() if "story" in t.marks and R.alive(st, n)}
+    if not van:
+        return
+    dist = _steps_to(st, van)
+    spots = [f.split(":", 1)[1] for f in st.flags if f.startswith("ambush_at:")]
+    moved: list[str] = []
+    for n in spots:
+        walkers = [c for c in st.tiles[n].chits if c.kind == GUARD and c.active]
+        nxt = _step_toward(st, n, dist)
+        if not walkers or nxt is None:
+            moved.append(n)
+            continue
+        for c in walkers:
+            st.tiles[n].chits.remove(c)
+            st.tiles[nxt].chits.append(c)
+        ev.append(Event(f"The prisoner's guards march from {n} to {nxt}.", "npc"))
+        moved.append(nxt)
+        if any(c.kind == GUARD for c in st.tiles[n].chits):
+            moved.append(n)  # the subdued ones stay behind and still count for the ambush
+    st.flags = [f for f in st.flags if not f.startswith("ambush_at:")] + [
+        f"ambush_at:{m}" for m in dict.fromkeys(moved)
+    ]
 
 
 def _steps_to(st: HeistState, goals: set[str]) -> dict[str, int]:

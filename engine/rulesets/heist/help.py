@@ -25,7 +25,8 @@ HELP: dict[str, str] = {
     "noise": (
         "Every 🔊 moves the noise marker one space. Landing on an alert space raises ⚠; once the marker is on the "
         "final slot, every further 🔊 raises ⚠. ⚠ discards the top event card; a crisis that surfaces is queued and always happens. "
-        "Each Event phase resolves the top event, then the queued crises in order."
+        "Each Event phase resolves the top event, then the queued crises in order. When the event offers the crew "
+        "something (blab, tip, share, handoff), the phase waits until someone types 'continue'."
     ),
     "escape": (
         "When the escape starts, every hidden chit is revealed. Each character still inside types 'run' (or "
@@ -36,6 +37,11 @@ HELP: dict[str, str] = {
     "loot": (
         "'take <loot>' picks loot up from your hex, 'drop <loot>' leaves it, 'give <loot> <seat>' hands it to a "
         "teammate on your hex; all free, any time. Loot counts once its carrier stands on an exit."
+    ),
+    "npcs": (
+        "Hostages, prisoners and guides act with their own die once a prisoner is free, a hostage is taken "
+        "('escort' on its hex) or, for a guide, from the start. Anyone plays them: 'npc act <action>', then "
+        "'npc move <hex>' and the rest, 'npc done'. No planning tokens; an exit gets them out; 'npc run' in the escape."
     ),
     "campaign": (
         "The crew record (cash, fixers, items, named characters and their levels) carries over on this server. "

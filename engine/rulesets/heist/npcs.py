@@ -13,7 +13,7 @@ from engine.core import Command, Event
 from engine.geometry import hexgrid as H
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.content import NpcSide
-from engine.rulesets.heist.state import ALERT, CAMERA, GUARD, LOCK, NOISE, HeistState, Npc
+from engine.rulesets.heist.state import ALERT, CAMERA, GUARD, LOCK, NOISE, HeistState, Npc, Player
 
 FRONT = {"prisoner": "freed_prisoner", "hostage": "hostage", "guide": "guide"}
 GUIDE_SPECIAL = "pause"  # the scenario's special guide action: Pause 💡 (The Side Channel)
@@ -45,7 +45,10 @@ def options(st: HeistState, npc: Npc) -> list[R.Option]:
     out = []
     for aid in s.actions:
         out.append(R.Option(aid, R.C().actions[aid].name, R.letters(aid), s.name, 0))
-    if s.special:
+    if s.special and R.has_rule(st, "fancy_card_flick"):
+        if "keycard" in npc.loot:
+            out.append(R.Option("flick", "Fancy Card Flick", "", s.name, 0))
+    elif s.special:
         out.append(R.Option(GUIDE_SPECIAL, "Pause", R.letters(GUIDE_SPECIAL), s.name, 0))
     if s.roll6_action:
         cost = R.face_cost(npc.die, 6)
@@ -107,6 +110,12 @@ def legal(st: HeistState) -> list[Command]:
                 if t.unknown and R.alive(st, n)]  # fmt: skip
     if "I" in left:
         out.append(Command("npc", ("idea",), f"The {npc.kind} 💡"))
+    if npc.action == "flick" and "keycard" in npc.loot:
+        for line in R.board(st).lines[npc.pos]:
+            for m in line:
+                if not R.alive(st, m):
+                    break
+                out.append(Command("npc", ("flick", m), f"The guide flicks the keycard to {m}"))
     out.append(Command("npc", ("done",), f"The {npc.kind} finishes its action"))
     return out
 
@@ -130,6 +139,10 @@ def play(st: HeistState, args: tuple[str, ...], ev: list[Event]) -> None:
         finish(st, npc, ev)
     elif sub == "run":
         run(st, npc, args[2] if len(args) > 2 else "", ev)
+    elif sub == "flick":
+        npc.loot.remove("keycard")
+        st.tiles[args[1]].loot.append("keycard")
+        ev.append(Event(f"With a flick of the wrist the guide sends the keycard to {args[1]}.", "npc"))
     else:
         letter = {"move": "M", "unlock": "U", "subdue": "S", "disable": "D", "reveal": "R", "idea": "I"}[sub]
         i = npc.left.index(letter)
@@ -161,12 +174,43 @@ def step(st: HeistState, npc: Npc, to: str, ev: list[Event]) -> None:
         for _ in R.chits(st, to, CAMERA):
             R.alert(st, ev, f"a live camera sees the {npc.kind} at {to}")
     if to in R.exits(st):
-        npc.status = "escaped"
-        ev.append(Event(f"The {npc.kind} is out!", "npc"))
+        escaped(st, npc, ev)
         return
     for m in R.nbrs(st, to):
         if st.tiles[m].unknown:
             R.draw(st, m, ev, "Auto-reveal at")
+
+
+def give(st: HeistState, p: Player, what: str, ev: list[Event]) -> None:
+    """A character hands loot to the NPC on its tile (the USB key to the guide, the documents to the Architect)."""
+    npc = the_npc(st)
+    assert npc is not None
+    if what == "cash":
+        npc.loot += ["cash"] * p.cash
+        p.cash = 0
+    else:
+        p.loot.remove(what)
+        npc.loot.append(what)
+    ev.append(Event(f"{p.nickname} hands {what} to the {npc.kind}.", "loot"))
+    if what == "usb" and npc.kind == "guide" and R.has_rule(st, "usb_to_guide"):
+        for t in st.tiles.values():
+            if "remote_lock_y" in t.marks:
+                t.marks.remove("remote_lock_y")
+        ev.append(Event("The guide plugs the USB key in: remote lock Y opens.", "unlock"))
+    if what == "docs" and R.has_rule(st, "architect_documents") and "architect_docs" not in st.flags:
+        st.flags.append("architect_docs")
+        for q in R.in_play(st):
+            q.ideas += 2
+        ev.append(Event("The Architect has the documents: every character gains 💡💡.", "idea"))
+
+
+def escaped(st: HeistState, npc: Npc, ev: list[Event]) -> None:
+    """The NPC is out, with whatever it carries."""
+    npc.status = "escaped"
+    for what in npc.loot:
+        st.hauled[what] = st.hauled.get(what, 0) + 1
+    npc.loot.clear()
+    ev.append(Event(f"The {npc.kind} is out!", "npc"))
 
 
 def finish(st: HeistState, npc: Npc, ev: list[Event]) -> None:
@@ -183,6 +227,7 @@ def finish(st: HeistState, npc: Npc, ev: list[Event]) -> None:
 def activate(st: HeistState, npc: Npc, ev: list[Event], why: str) -> None:
     """The NPC joins in: it rolls its die at once for this round."""
     npc.active = True
+    st.undo.clear()  # a die was rolled: no more undoing
     npc.die = st.rng.roll(6)
     npc.action, npc.left, npc.done = "", "", False
     ev.append(Event(f"The {npc.kind} {why} and rolls {npc.die}.", "npc", dice=(npc.die,)))
@@ -234,8 +279,9 @@ def end_of_actions(st: HeistState, ev: list[Event]) -> None:
             finish(st, npc, ev)
         together = any(p.pos == npc.pos for p in here)
         if npc.kind == "hostage" and here and not together:
-            b = R.board(st)
-            nearest = min(here, key=lambda p: (H.distance(b.cells[p.pos], b.cells[npc.pos]), p.seat))
+            nearest = min(
+                here, key=lambda p: (H.distance(R.cell_of(st, p.pos), R.cell_of(st, npc.pos)), p.seat)
+            )
             if nearest.ideas:
                 nearest.ideas -= 1
                 ev.append(Event(f"The hostage squirms: {nearest.nickname} loses 💡.", "npc"))
@@ -260,12 +306,15 @@ def run(st: HeistState, npc: Npc, via: str, ev: list[Event]) -> None:
     spend = min(npc.ideas, need)
     npc.ideas -= spend
     if need - spend == 0:
-        npc.status = "escaped"
-        ev.append(Event(f"The {npc.kind} needs {need} escape move(s), spends {spend} 💡: out!", "escape"))
+        ev.append(Event(f"The {npc.kind} needs {need} escape move(s), spends {spend} 💡.", "escape"))
+        escaped(st, npc, ev)
         return
     die = st.rng.roll(6)
     ok = die >= need - spend
-    npc.status = "escaped" if ok else "busted"
+    if ok:
+        escaped(st, npc, [])
+    else:
+        npc.status = "busted"
     verdict = "out!" if ok else "caught."
     ev.append(Event(f"The {npc.kind} needs {need} escape move(s), spends {spend} 💡 and rolls {die}: {verdict}",
                     "escape" if ok else "busted", dice=(die,)))  # fmt: skip

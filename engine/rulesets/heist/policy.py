@@ -6,6 +6,7 @@ contents or future dice.
 
 from __future__ import annotations
 
+import heapq
 from collections import deque
 
 from engine.core import Command
@@ -17,20 +18,37 @@ VERB_WEIGHTS = {
     "move": 1, "unlock": 10, "subdue": 10, "disable": 8, "reveal": 4, "idea": 10, "loot": 10, "crack": 40,
     "efficient": 2, "hack": 6, "toss": 0, "done": 1, "undo": 0, "take": 40, "drop": 0, "give": 0, "open": 30,
     "escort": 40, "escape": 0, "slip": 2, "larceny": 0, "vent": 0, "codes": 1, "newplan": 0, "replan": 0,
-    "teamwork": 0, "run": 5, "force": 8, "pinch": 2,
+    "teamwork": 0, "run": 5, "force": 8, "pinch": 2, "continue": 10, "blab": 6, "tip": 2, "share": 1,
+    "handoff": 2,
 }  # fmt: skip
 
 
+def hazard(st: HeistState, n: str) -> int:
+    """How much a route through ``n`` is worth avoiding: live cameras (alerts), guards, locks."""
+    t = st.tiles.get(n)
+    if t is None:
+        return 0
+    cost = 0
+    for c in t.chits:
+        if c.active:
+            cost += {"camera": 3, "guard": 2, "dog": 2, "lock": 1}.get(c.kind, 0)
+    return cost
+
+
 def distances(st: HeistState, goals: set[str]) -> dict[str, int]:
-    """Steps from every tile to the nearest goal over the board now (locks count as passable)."""
+    """Cost from every tile to the nearest goal over the board now: one per step plus the hazards entered."""
     dist = {g: 0 for g in goals if R.alive(st, g)}
-    queue = deque(sorted(dist))
-    while queue:
-        cur = queue.popleft()
+    heap = [(0, g) for g in sorted(dist)]
+    while heap:
+        d, cur = heapq.heappop(heap)
+        if d > dist[cur]:
+            continue
+        # Walking from m into cur costs 1 plus cur's hazards (the goal itself is free to enter).
+        step = 1 + (hazard(st, cur) if d else 0)
         for m in R.nbrs(st, cur):
-            if m not in dist:
-                dist[m] = dist[cur] + 1
-                queue.append(m)
+            if d + step < dist.get(m, d + step + 1):
+                dist[m] = d + step
+                heapq.heappush(heap, (d + step, m))
     return dist
 
 
@@ -52,8 +70,8 @@ def job_done(st: HeistState) -> bool:
     o = R.heist(st).objective
     if wanted(st):
         return False
-    if o.npc_escapes and not any(n.escort and n.status == "in" for n in st.npcs):
-        return any(n.status == "escaped" for n in st.npcs)
+    if o.npc_escapes and not any(n.status == "escaped" for n in st.npcs):
+        return False
     if o.safe and "safe_open" not in st.flags:
         return False
     if o.characters_escape:
@@ -66,7 +84,7 @@ def goals_for(st: HeistState, p: Player) -> set[str]:
     need = wanted(st)
     outs = R.exits(st)
     carrying = bool(set(p.loot) & need) or (p.cash > 0 and "cash" in need)
-    if carrying or any(n.escort == p.seat for n in st.npcs):
+    if carrying or len(st.deck) <= 6:  # loot in hand, or the alarm is near: head out
         return outs
     targets = {
         n
@@ -74,7 +92,15 @@ def goals_for(st: HeistState, p: Player) -> set[str]:
         if R.alive(st, n) and (set(t.loot) & need or ("cash" in need and t.cash))
     }
     targets |= {n for n, t in st.tiles.items() if "safe" in t.marks and R.heist(st).safe and R.alive(st, n)}
-    targets |= {npc.pos for npc in st.npcs if npc.status == "in" and not npc.escort}
+    for npc in st.npcs:
+        if npc.status != "in" or npc.active:
+            continue
+        locks = [m for m in ("remote_lock_x", "remote_lock_y") if m in st.tiles[npc.pos].marks]
+        if locks:  # free a prisoner by standing on the matching server
+            servers = {lock.replace("remote_lock", "server") for lock in locks}
+            targets |= {n for n, t in st.tiles.items() if servers & set(t.marks) and R.alive(st, n)}
+        else:
+            targets.add(npc.pos)
     if not targets:
         targets = {n for n, t in st.tiles.items() if t.unknown and R.alive(st, n)}
     if not targets:
@@ -117,29 +143,80 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
         return plan_weights(st, p, options, weights)
     if st.phase == "escape":
         return escape_weights(st, p, options, weights)
+    if st.phase == "event":
+        return weights
     goal = goals_for(st, p) if p.pos else set()
-    d = distances(st, goal) if goal else {}
+    d = plan_distances(st, p, goal) if goal else {}
     big = 999
     here = d.get(p.pos, big)
     done_job = job_done(st)
     opts = {o.key: o for o in R.options(st, p)} if not p.action else {}
     for i, c in enumerate(options):
         if c.verb == "move":
-            weights[i] = 40 if d.get(c.args[0], big) < here else 1
+            closer = d.get(c.args[0], big) < here
+            watched = bool(R.chits(st, c.args[0], "camera")) and "loop_footage" not in st.flags
+            weights[i] = (12 if watched else 40) if closer else 1
+        elif c.verb == "disable":
+            ahead = [m for m in R.nbrs(st, p.pos) if d.get(m, big) < here]
+            weights[i] = 45 if c.args[0] in ahead or c.args[0] == p.pos else 10
         elif c.verb == "act":
             weights[i] = act_weight(st, p, opts.get(c.args[0]), d, here)
         elif c.verb == "done":
-            useful = [
-                o
-                for o in options
-                if o.verb in ("move", "unlock", "subdue", "disable", "idea", "loot", "crack", "take")
-            ]
-            weights[i] = 1 if useful else 50
+            weights[i] = -1  # decided below, once the other options are weighed
         elif c.verb == "escape":
             weights[i] = 60 if done_job or len(st.deck) <= 2 else 0
         elif c.verb == "take":
             weights[i] = 40
-    return weights
+        elif c.verb == "npc":
+            weights[i] = npc_weight(st, c, options)
+    best_other = max(
+        (w for c, w in zip(options, weights, strict=True) if c.verb not in ("done", "npc")), default=0
+    )
+    return [(1 if best_other >= 10 else 50) if w == -1 else w for w in weights]
+
+
+def plan_distances(st: HeistState, p: Player, goal: set[str]) -> dict[str, int]:
+    """Steps toward the goal along the character's own plan: toward the planned tile nearest the goal."""
+    full = distances(st, goal)
+    allowed = set(p.plans) | R.exits(st) | {p.pos}
+    reach = {p.pos: 0}
+    queue = deque([p.pos])
+    while queue:
+        cur = queue.popleft()
+        for m in R.nbrs(st, cur):
+            if m in allowed and m not in reach:
+                reach[m] = reach[cur] + 1
+                queue.append(m)
+    best = min(reach, key=lambda n: (full.get(n, 999), reach[n], n))
+    out = {best: 0}
+    queue = deque([best])
+    while queue:
+        cur = queue.popleft()
+        for m in R.nbrs(st, cur):
+            if m in allowed and m not in out:
+                out[m] = out[cur] + 1
+                queue.append(m)
+    return out
+
+
+def npc_weight(st: HeistState, c: Command, options: list[Command]) -> int:
+    """The team plays its NPC toward the nearest exit."""
+    npc = next((n for n in st.npcs if n.status == "in" and n.active), None)
+    if npc is None:
+        return 1
+    d = distances(st, R.exits(st))
+    here = d.get(npc.pos, 999)
+    sub = c.args[0]
+    if sub == "move":
+        return 45 if d.get(c.args[1], 999) < here else 1
+    if sub == "act":
+        return 20 if c.args[1] in ("crawl", "dash", "run", "sprint", "walk", "stride") else 5
+    if sub == "done":
+        useful = [o for o in options if o.verb == "npc" and o.args[0] in ("move", "idea", "subdue", "unlock")]
+        return 1 if useful else 30
+    if sub == "run":
+        return 80 if len(c.args) == 1 else 0
+    return 8
 
 
 def act_weight(st: HeistState, p: Player, o: R.Option | None, d: dict[str, int], here: int) -> int:
@@ -206,4 +283,6 @@ def escape_weights(st: HeistState, p: Player, options: list[Command], weights: l
             weights[i] = 10
         elif c.verb == "drop":
             weights[i] = 0
+        elif c.verb == "npc":
+            weights[i] = npc_weight(st, c, options)
     return weights

@@ -56,6 +56,20 @@ def player_view(st: HeistState, p: Player) -> dict[str, Any]:
     return out
 
 
+def npc_view(st: HeistState, npc: Any) -> dict[str, Any]:
+    """A non-player character as anyone may see it, with its options when it has an action to choose."""
+    from engine.rulesets.heist import npcs as N
+
+    out: dict[str, Any] = {
+        "kind": npc.kind, "pos": npc.pos, "panic": npc.panic, "taken_by": npc.escort or None,
+        "status": npc.status, "active": npc.active, "die": npc.die or None, "ideas": npc.ideas,
+        "action": npc.action or None, "left": R.sym(npc.left), "done": npc.done,
+    }  # fmt: skip
+    if st.phase == "action" and npc.active and npc.status == "in" and not npc.action:
+        out["options"] = [R.option_label(o) for o in N.options(st, npc)]
+    return out
+
+
 def view(st: HeistState, seat: str | None) -> dict[str, Any]:
     """Everything public. Unknown security tiles show only that they are unknown; the bag shows its size."""
     tiles = {}
@@ -77,8 +91,7 @@ def view(st: HeistState, seat: str | None) -> dict[str, Any]:
         "bag_size": len(st.bag), "tiles": tiles, "removed": list(st.removed), "exits": sorted(R.exits(st)),
         "players": [player_view(st, st.players[s]) for s in st.seats], "hauled": dict(st.hauled),
         "safe": st.safe, "escape_called": st.escape_called, "team_cash": st.team_cash,
-        "npcs": [{"kind": n.kind, "pos": n.pos, "panic": n.panic, "escort": n.escort or None, "status": n.status}
-                 for n in st.npcs],  # fmt: skip
+"npcs": [npc_view(st, n) for n in st.npcs],
         "news": list(st.news), "you": seat, "result": st.result.to_data() if st.result else None,
         "summary": f"{h.name}: {h.objective.summary}",
     }  # fmt: skip
@@ -103,11 +116,13 @@ def scene(st: HeistState, seat: str | None) -> Scene:
         if n in R.exits(st):
             mark = "EXIT"
         tiles.append(Tile(b.cells[n], fill, mark))
+    for gap in sorted(st.doors):
+        tiles.append(Tile(R.cell_of(st, gap), TILE_FILL["entrance"], "EXIT"))
     tokens: list[Token] = []
     for n in sorted(st.tiles):
         if not R.alive(st, n):
             continue
-        cell = b.cells[n]
+        cell = R.cell_of(st, n)
         t = st.tiles[n]
         for c in t.chits:
             label, on, off = CHIT_STYLE[c.kind]
@@ -125,14 +140,14 @@ def scene(st: HeistState, seat: str | None) -> Scene:
             if n in b.cells and R.alive(st, n):
                 tokens.append(Token(b.cells[n], "", R.COLOURS[s], "hex", small=True))
     for npc in st.npcs:
-        if npc.status == "in" and npc.pos in b.cells:
-            tokens.append(Token(b.cells[npc.pos], "N", "#ffffff", "circle", text_fill="#000000"))
+        if npc.status == "in":
+            tokens.append(Token(R.cell_of(st, npc.pos), "N", "#ffffff", "circle", text_fill="#000000"))
     units = []
     for s in st.seats:
         p = st.players[s]
-        if p.pos and p.status == "in" and p.pos in b.cells:
+        if p.pos and p.status == "in":
             ring = "#ffffff" if not p.done and st.phase == "action" else None
-            tokens.append(Token(b.cells[p.pos], s[1], R.COLOURS[s], "circle", ring=ring))
+            tokens.append(Token(R.cell_of(st, p.pos), s[1], R.COLOURS[s], "circle", ring=ring))
         detail = f"die {p.die or '-'} · 💡{p.ideas}"
         if p.action:
             detail += f" · {p.action}{' ' + R.sym(p.left) if p.left else ''}{' ✓' if p.done else ''}"
@@ -142,6 +157,14 @@ def scene(st: HeistState, seat: str | None) -> Scene:
             detail = p.status
         units.append(PanelUnit(f"{p.nickname} ({R.character(p).name})", R.COLOURS[s], None, detail,
                                dim=p.status != "in" or p.done))  # fmt: skip
+    for npc in st.npcs:
+        if npc.active or npc.status != "in":
+            detail = f"die {npc.die or '-'} · 💡{npc.ideas}" + (f" · {npc.action}" if npc.action else "")
+            if npc.status != "in":
+                detail = npc.status
+            units.append(
+                PanelUnit(f"NPC: {npc.kind}", "#ffffff", None, detail, dim=npc.done or npc.status != "in")
+            )
     spaces, final = R.track(st)
     nxt = [a for a in spaces if a > st.noise]
     lines = [
@@ -175,7 +198,8 @@ def scene(st: HeistState, seat: str | None) -> Scene:
 
 def phase_name(st: HeistState) -> str:
     """The phase in words."""
-    return {"plan": "Planning", "action": "Action phase", "escape": "Escape!", "over": "Heist over"}[st.phase]
+    names = {"plan": "Planning", "action": "Action phase", "event": "Event phase", "escape": "Escape!"}
+    return names.get(st.phase, "Heist over")
 
 
 def text_board(st: HeistState, seat: str | None) -> str:
@@ -187,6 +211,8 @@ def text_board(st: HeistState, seat: str | None) -> str:
         row = f"{y + 1:>2} " + ("  " if y % 2 else "")
         for x in range(b.width):
             n = b.names.get((x, y))
+            if n is None and st.doors:
+                n = next((g for g in st.doors if R.cell_of(st, g) == (x, y)), None)
             if n is None or not R.alive(st, n):
                 row += " .  "
                 continue
@@ -217,6 +243,11 @@ def text_board(st: HeistState, seat: str | None) -> str:
             f"{s} {p.nickname:<15} {R.character(p).name:<16} at {p.pos or '-':<4} die {p.die or '-'} 💡{p.ideas} "
             f"{p.status} {p.action or ''}{' ' + R.sym(p.left) if p.left else ''}{' done' if p.done else ''}"
             f" plans {len(p.plans)}"
+        )
+    for npc in st.npcs:
+        state = "active" if npc.active else "waiting"
+        lines.append(
+            f"NPC {npc.kind:<13} at {npc.pos:<4} {npc.status} {state} die {npc.die or '-'} 💡{npc.ideas} {npc.action}"
         )
     if st.result:
         lines.append(st.result.reason)

@@ -10,6 +10,7 @@ import heapq
 from dataclasses import dataclass
 
 from engine.core import Event, Outcome
+from engine.geometry import hexgrid as H
 from engine.rulesets.heist.board import Board, build
 from engine.rulesets.heist.content import Character, Heist, HeistContent, load_content
 from engine.rulesets.heist.state import (
@@ -53,6 +54,11 @@ def heist(st: HeistState) -> Heist:
     return C().heists[st.heist]
 
 
+def has_rule(st: HeistState, rule: str) -> bool:
+    """True when the heist has this special rule."""
+    return any(r.id == rule for r in heist(st).rules)
+
+
 def board(st: HeistState) -> Board:
     """The heist's printed board."""
     return build(st.heist)
@@ -82,7 +88,9 @@ def sym(letters: str) -> str:
 def alive(st: HeistState, n: str) -> bool:
     """True when a tile is on the board now (not a gap, not removed; tunnels only once opened)."""
     t = board(st).tiles.get(n)
-    if t is None or n in st.removed:
+    if t is None:
+        return n in st.doors
+    if n in st.removed:
         return False
     return t.kind != "tunnel" or n in st.exits
 
@@ -99,7 +107,18 @@ def outdoors(st: HeistState, p: Player) -> bool:
 
 def nbrs(st: HeistState, n: str) -> list[str]:
     """The tiles on the board now that share a side with ``n``."""
-    return [m for m in board(st).nbrs.get(n, ()) if alive(st, m)]
+    near = [m for m in board(st).nbrs.get(n, ()) if alive(st, m)]
+    if st.doors:  # entrances laid in gaps border only the hex they face
+        if n in st.doors:
+            return [st.doors[n]]
+        near += [gap for gap, face in st.doors.items() if face == n]
+    return near
+
+
+def cell_of(st: HeistState, n: str) -> H.Cell:
+    """The grid cell of a tile name (entrances laid in gaps included)."""
+    b = board(st)
+    return b.cells[n] if n in b.cells else H.parse_cell(n, b.width, b.height)
 
 
 def chits(st: HeistState, n: str, kind: str, active: bool | None = True) -> list[Chit]:
@@ -239,6 +258,8 @@ def draw(st: HeistState, n: str, ev: list[Event], why: str, by: Player | None = 
     else:
         place(st, n, kind, from_bag=True)
         text = f"{why} {n}: a {kind.replace('2x', ' (elite)')}"
+        if st.phase == "action" and "blank" in st.bought:
+            st.flags.append(f"drawn:{n}")  # the Security Consultant may still swap it this round
         if kind.startswith(CAMERA) and st.phase == "plan" and "shell" in st.bought:
             st.tiles[n].chits[-1].active = False  # Denial of service: found in planning, it starts disabled
             text += ", already disabled"
@@ -398,6 +419,15 @@ def special_options(st: HeistState, p: Player, action_id: str, source: str) -> l
     out = []
     if action_id == "bolt":
         keys = ["bolt", "bolt_far"]
+    elif action_id == "kill_pixels":
+        if "kill_pixels" in st.flags:
+            return []
+        # One straight line of the six, chosen by its direction.
+        return [
+            Option(f"kill_pixels_{d}", f"{a.name} ({H.DIRECTION_NAMES[d]})", "", source, 0, 0, "kill_pixels")
+            for d, line in zip(H.DIRECTIONS, board(st).lines[p.pos], strict=True)
+            if any(chits(st, m, CAMERA) for m in line[:2])
+        ]
     elif action_id in SPECIALS:
         keys = [action_id]
     else:
@@ -407,8 +437,6 @@ def special_options(st: HeistState, p: Player, action_id: str, source: str) -> l
         if key == "patch_in" and not any(chits(st, m, CAMERA) for m in nbrs(st, p.pos)):
             continue
         if key == "breach" and p.pos not in board(st).external:
-            continue
-        if key == "kill_pixels" and "kill_pixels" in p.used:
             continue
         name = a.name if key != "bolt_far" else f"{a.name} (far)"
         out.append(Option(key, name, subs, source, cost, 0, key))
@@ -514,10 +542,14 @@ def start_round(st: HeistState, ev: list[Event]) -> None:
         p.flags = []
         p.picks = p.unlocks = p.cracks = p.noise_due = p.alert_due = 0
     st.undo.clear()
+    st.flags = [f for f in st.flags if not f.startswith("drawn:")]
     from engine.rulesets.heist import npcs as N
 
     rolled += N.start_round(st, ev)
-    text = ", ".join(f"{p.nickname} {p.die}" for p in in_play(st))
+    text = ", ".join(
+        [f"{p.nickname} {p.die}" for p in in_play(st)]
+        + [f"the {n.kind} {n.die}" for n in st.npcs if n.active and n.status == "in"]
+    )
     ev.append(
         Event(f"Round {st.round}: the dice are rolled ({text}).", "roll", dice=tuple(rolled), board=True)
     )
@@ -540,6 +572,7 @@ def event_phase(st: HeistState, ev: list[Event]) -> None:
     from engine.rulesets.heist import npcs as N
 
     N.end_of_actions(st, ev)
+    ambush(st, ev)
     for c in (c for t in st.tiles.values() for c in t.chits):
         c.hits = 0
     card = st.deck.pop(0) if st.deck else st.last_event
@@ -547,6 +580,23 @@ def event_phase(st: HeistState, ev: list[Event]) -> None:
     if card:
         ev.append(Event(f"Event phase: {card_name(card)}.", "event"))
         E.resolve(st, card, ev)
+    st.news = [e.text for e in ev[mark:]]
+    if card and E.choices_open(st):
+        st.phase = "event"  # the team may act on the card before the phase goes on
+        ev.append(Event(f"{card_name(card)}: the team may use it now, then 'continue'.", "event", board=True))
+        return
+    finish_event_phase(st, ev)
+
+
+def finish_event_phase(st: HeistState, ev: list[Event]) -> None:
+    """The rest of the Event phase: discard the active event, play the crisis queue, then go on."""
+    from engine.rulesets.heist import events as E
+
+    st.phase = "action" if st.phase == "event" else st.phase
+    mark = len(ev)
+    card = st.active_event
+    st.flags = [f for f in st.flags if not f.startswith("choice:")]
+    if card:
         st.discard.append(card)
         st.last_event = card
         queue_crises(st, ev)
@@ -561,13 +611,31 @@ def event_phase(st: HeistState, ev: list[Event]) -> None:
         queue_crises(st, ev)
     st.active_event = ""
     E.end_of_event_phase(st, ev)
-    st.news = [e.text for e in ev[mark:]]
+    st.news = [*st.news, *(e.text for e in ev[mark:])]
     if st.phase == "over":
         return
     if alarm or st.escape_called or not in_play(st):
         start_escape(st, ev)
     else:
         start_round(st, ev)
+
+
+def ambush(st: HeistState, ev: list[Event]) -> None:
+    """The Safehouse ambush: the printed guards must all go down in one round, or reinforcements come now."""
+    from engine.rulesets.heist import events as E
+
+    if not has_rule(st, "ambush_required") or "ambush" in st.flags:
+        return
+    spots = [f.split(":", 1)[1] for f in st.flags if f.startswith("ambush_at:")]
+    printed = [c for n in spots for c in st.tiles[n].chits if c.kind == GUARD]
+    down = [c for c in printed if not c.active]
+    if printed and len(down) == len(printed):
+        st.flags.append("ambush")
+        ev.append(Event("Ambush! Every guard went down at once.", "event"))
+    elif down:
+        st.flags.append("ambush")
+        ev.append(Event("The ambush fails: reinforcements are called at once.", "crisis"))
+        E.resolve(st, "C1", ev)
 
 
 # --- escape -------------------------------------------------------------------------------------------
@@ -577,6 +645,8 @@ def start_escape(st: HeistState, ev: list[Event]) -> None:
     """Phase 4 begins: reveal every chit, lift the lockdown gates, bank whoever is already outside."""
     st.phase = "escape"
     st.undo.clear()
+    st.bought = [b for b in st.bought if b != "blank"]  # unused blanks go back at the escape
+    st.flags = [f for f in st.flags if not f.startswith("drawn:")]
     ev.append(Event("The alarm sounds: everyone must escape now!", "escape", board=True))
     for n in sorted(st.tiles):
         if st.tiles[n].unknown and alive(st, n):
@@ -657,7 +727,12 @@ def route_from(
             if goal not in costs:
                 return None
         else:
-            outs = [e for e in sorted(exits(st)) if e in costs]
+            taken = (
+                {q.pos for q in st.players.values() if q.status == "escaped"}
+                if has_rule(st, "breakout")
+                else set()
+            )
+            outs = [e for e in sorted(exits(st) - taken) if e in costs]
             if not outs:
                 return None
             goal = min(outs, key=lambda e: costs[e])
@@ -743,6 +818,9 @@ def escaped(st: HeistState, p: Player, via: str, ev: list[Event]) -> None:
         for what in loot_on(st, via):
             while what in loot_on(st, via):
                 take_from(st, p, via, what)
+    route = escape_route(st, p, via)
+    if route:
+        p.pos = route[-1][0]  # the exit it left by
     p.status = "escaped"
     bank(st, p, ev, final=True)
     if not in_play(st):

@@ -23,6 +23,7 @@ DIFFICULTY = {"amateur": "Amateur", "semi_pro": "Semi-Pro", "pro": "Pro"}
 NPC_ROLES = {
     "the_hospitality_job": "hostage", "the_black_box": "prisoner", "the_greedy_prisoner": "prisoner",
     "the_side_channel": "guide", "the_safehouse_rescue": "prisoner", "the_final_score_part_2": "hostage",
+    "the_melee_job": "guide",
 }  # fmt: skip
 
 
@@ -40,7 +41,10 @@ def build_state(options: SetupOptions, rng: Rng) -> HeistState:
     picks = options.options.get("character", {}) or {}
     if not isinstance(picks, dict):
         raise SetupError("The 'character' option is chosen per seat.")
-    crew = K.choose_crew(record, seats, picks, dict(options.seats), breakout="breakout" in h.modules)
+    builds = K.builds_from(options.options, seats)
+    crew = K.choose_crew(
+        record, seats, picks, dict(options.seats), breakout="breakout" in h.modules, builds=builds
+    )
     ups = options.options.get("upgrade", {}) or {}
     if not isinstance(ups, dict) or any(v not in K.UPGRADE_CHOICES for v in ups.values()):
         raise SetupError(
@@ -77,6 +81,10 @@ def build_state(options: SetupOptions, rng: Rng) -> HeistState:
         if ({"npc", "pawn"} & set(mt.features)) and role:
             npcs.append(Npc(kind=role, pos=n, active=role == "guide", ideas=2 if role == "guide" else 0))
         tiles[n] = t
+    if role == "guide" and not npcs:
+        # The Melee Job's guide has no hex on the map: it waits at the first entrance, 💡💡💡 in hand.
+        first = sorted(b.entrances)[0]
+        npcs.append(Npc(kind=role, pos=first, active=True, ideas=3))
     if role and not npcs:
         # A prisoner held under a remote lock has no NPC mark of its own: it waits under the lock.
         spot = next(
@@ -106,6 +114,10 @@ def build_state(options: SetupOptions, rng: Rng) -> HeistState:
         team_cash=int(record["cash"]), shop=list(record["shop"]), fixers=fixers, npcs=npcs,
         campaign=record, members=dict(options.seats),
     )  # fmt: skip
+    if R.has_rule(st, "ambush_required"):
+        st.flags += [
+            f"ambush_at:{n}" for n, t in sorted(tiles.items()) if any(c.kind == "guard" for c in t.chits)
+        ]
     R.queue_crises(st, [])
     return st
 
@@ -153,6 +165,9 @@ class Heist(Ruleset):
         if st.phase == "plan":
             seats = [s for s in st.seats if not st.players[s].ready]
             prompt = "Part I, the plan: place planning tokens, pick a starting entrance, visit the shop, then 'ready'."
+        elif st.phase == "event":
+            seats = [p.seat for p in R.in_play(st)]
+            prompt = f"{R.card_name(st.active_event)}: the team may use it ({', '.join(sorted({c.verb for s in seats for c in A.legal(st, s)} - {'continue'}))}), then 'continue'."
         elif st.phase == "escape":
             seats = [p.seat for p in R.in_play(st)]
             prompt = "Escape! Each character still inside runs for an exit ('run' or 'run via <hex>')."
@@ -200,14 +215,20 @@ class Heist(Ruleset):
     def option_specs(self, scenario: str) -> list[OptionSpec]:
         """Each seat picks a crew member: a pre-built character (or a named one from the crew, typed)."""
         choices = [("auto", "Automatic (the recommended crew first)")]
+        cards = load_content()
+        chars = tuple((k, f"{v.name} ({v.level})") for k, v in cards.characters.items())
+        skills = tuple((k, f"{v.name} ({v.level})") for k, v in cards.skills.items())
         c = load_content()
         for crew in c.crews:
             ch = c.characters[crew.character].name
             sk = " + ".join(c.skills[s].name for s in crew.skills)
-            choices.append((K.slug(crew.nickname), f"{crew.nickname}: {ch}, {sk}"))
+            choices.append((crew.nickname.lower(), f"{crew.nickname}: {ch}, {sk}"))
         return [
             OptionSpec("character", "Crew member", tuple(choices), per_seat=True),
             OptionSpec("upgrade", "Level-up choice after the heist", tuple(K.UPGRADE_CHOICES.items()), per_seat=True),
+            OptionSpec("build", "Or build a character: card", (("none", "No, play the crew member"), *chars)),
+            OptionSpec("skill_1", "Built character: first skill", (("none", "-"), *skills)),
+            OptionSpec("skill_2", "Built character: second skill", (("none", "-"), *skills[1:], skills[0])),
         ]  # fmt: skip
 
     def campaign_update(self, state: Any) -> dict[str, dict[str, Any]]:

@@ -106,6 +106,7 @@ class Npc:
     done: bool = False
     noise_due: int = 0
     alert_due: int = 0
+    loot: list[str] = field(default_factory=list)  # what the team handed it
 
 
 @dataclass
@@ -128,6 +129,7 @@ class HeistState:
     last_event: str = ""
     removed: list[str] = field(default_factory=list)  # tiles taken off the board (lockdown)
     exits: list[str] = field(default_factory=list)  # exits opened in play: tunnels, Breach
+    doors: dict[str, str] = field(default_factory=dict)  # an entrance laid in a gap -> the hex it faces
     gates_closed: int = 0
     safe: int = 0  # 🧩 progress
     escape_called: bool = False

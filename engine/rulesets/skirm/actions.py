@@ -76,7 +76,8 @@ def whose_turn_text(st: SkirmState) -> str:
     if mode == "reroll":
         return f"{who} may spend a Tactical Order to re-roll a die ('reroll N' or 'keep')."
     if mode == "zone":
-        return f"{who} won the deployment roll-off and picks a deployment zone."
+        zones = "|".join(B.mission(st).zones)
+        return f"{st.intro} {who}: pick a deployment zone ('zone {zones}')."
     if mode == "deploy":
         return f"{who} deploys a unit."
     if st.active:
@@ -145,18 +146,20 @@ def weapon_range(st: SkirmState, w: Weapon) -> int:
     return min(w.range, 4) if R.event_effect(st) == "fog" else w.range
 
 
-def shot_problem(st: SkirmState, u: Unit, w: Weapon, target: Cell) -> str:
-    """Why ``u`` may not shoot ``w`` at ``target`` ('' when it may)."""
+def shot_problem(
+    st: SkirmState, u: Unit, w: Weapon, target: Cell, occ: dict[Cell, Unit] | None = None
+) -> str:
+    """Why ``u`` may not shoot ``w`` at ``target`` ('' when it may). ``occ``: the occupancy, if known."""
     assert u.pos is not None
     if not w.ranged:
         return f"The {w.name} is a melee weapon: use 'fight'."
     if w.has("LIM") and w.id in u.spent:
         return f"The {w.name} has limited ammunition (LIM) and was already used this battle."
-    occ = B.occupancy(st)
+    occ = B.occupancy(st) if occ is None else occ
     t = occ.get(target)
     if t is None and not w.has("XPL"):
         return f"There is no unit on {cell_name(target)} to shoot."
-    if t is None and not any(c in occ and B.adjacent(st, target, c) for c in B.around(target)):
+    if t is None and not any(c in occ for c in B.adjacent_cells(st, target)):
         return f"The blast at {cell_name(target)} would catch nobody: an empty square is a target only next to a unit."
     if t is not None and t.seat == u.seat:
         return f"{t.name} is a squadmate."
@@ -381,11 +384,42 @@ def target_cell(st: SkirmState, text: str) -> tuple[Cell, Unit | None]:
     return v.pos, v
 
 
+def pick_weapon(
+    u: Unit, args: list[str], fits: Callable[[Weapon], str], kind: str
+) -> tuple[Weapon, list[str]]:
+    """The weapon named first in ``args``, or, when only the target is given, the one weapon that may be
+    used (``fits`` returns why a weapon may not). Raises IllegalCommand / AmbiguousCommand."""
+    if len(args) == 2:
+        return weapon_of(u, args[0]), args[1:]
+    ok: list[str] = []
+    why: list[str] = []
+    usable = [
+        x
+        for x in u.weapons
+        if (R.wp(x).ranged if kind == "shoot" else not R.wp(x).ranged or R.wp(x).has("MCR"))
+    ]
+    for wid in usable:
+        problem = fits(R.wp(wid))
+        (why if problem else ok).append(problem or wid)
+    if len(ok) == 1:
+        return R.wp(ok[0]), args
+    if ok:
+        raise AmbiguousCommand(
+            f"{u.name} could use {', '.join(ok)}: name the weapon, like '{kind} {u.id} {ok[0]} ...'."
+        )
+    raise IllegalCommand(
+        why[0] if why else f"{u.name} has no {'ranged' if kind == 'shoot' else 'melee'} weapon."
+    )
+
+
 def chk_shoot(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
-    _usage(len(args) == 2, "shoot <unit> <weapon> <target unit or square>")
-    w = weapon_of(u, args[0])
-    c, t = target_cell(st, args[1])
-    why = can_shoot_now(st, u) or shot_problem(st, u, w, c)
+    _usage(len(args) in (1, 2), "shoot <unit> [weapon] <target unit or square>")
+    c, t = target_cell(st, args[-1])
+    why = can_shoot_now(st, u)
+    if why:
+        raise IllegalCommand(why)
+    w, _ = pick_weapon(u, args, lambda x: shot_problem(st, u, x, c), "shoot")
+    why = shot_problem(st, u, w, c)
     if why:
         raise IllegalCommand(why)
     cost = require_cost(st, u, verb, w)
@@ -398,9 +432,9 @@ def chk_shoot(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
 
 
 def chk_fight(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
-    _usage(len(args) == 2, "fight <unit> <weapon> <target>")
-    w = weapon_of(u, args[0])
-    t = find_unit(st, args[1])
+    _usage(len(args) in (1, 2), "fight <unit> [weapon] <target>")
+    t = find_unit(st, args[-1])
+    w, _ = pick_weapon(u, args, lambda x: melee_problem(st, u, x, t), "fight")
     why = melee_problem(st, u, w, t)
     if why:
         raise IllegalCommand(why)
@@ -691,7 +725,7 @@ def play_skill(st: SkirmState, c: Command, ev: list[Event]) -> None:
         text = f"{t.name} is Standing again"
     elif sk.effect == "hex":
         t.stun = 1
-        text = f"{t.name} will have 1 less ACT in its next activation"
+        text = f"{t.name} has 1 less ACT in its next activation (never below 2)"
     elif sk.effect == "surge":
         u.surge = True
         text = "its next attack this turn rolls one more die"
@@ -788,12 +822,14 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Command]:
         if w.ranged and shoot_ok and (cost := _afford(st, u, "shoot", w)) is not None:
             cells: list[Cell]
             if w.has("XPL"):
-                cells = sorted(c for c in B.bmap(st).terrain if 2 <= chebyshev(u.pos, c) <= weapon_range(st, w)
+                reach_w = weapon_range(st, w)
+                near = {n for c in occ for n in B.adjacent_cells(st, c)}  # an empty blast square needs a unit
+                cells = sorted(c for c in near | set(occ) if 2 <= chebyshev(u.pos, c) <= reach_w
                                and (c not in occ or occ[c].seat != u.seat))  # fmt: skip
             else:
                 cells = sorted(v.pos for v in enemies if v.pos is not None)
             for c in cells:
-                if not shot_problem(st, u, w, c):
+                if not shot_problem(st, u, w, c, occ):
                     t = occ.get(c)
                     out.append(Command("shoot", (u.id, w.id, t.id if t else cell_name(c)),
                                        f"{u.name} shoots {t.name if t else cell_name(c)} with the {w.name} ({cost} ACT)"))  # fmt: skip

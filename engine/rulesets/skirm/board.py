@@ -12,7 +12,7 @@ import heapq
 from collections.abc import Iterator
 from functools import cache
 
-from engine.geometry.corners import in_sight
+from engine.geometry.corners import scaled_cell, scaled_side, sight_count_boxes
 from engine.geometry.square import KING, Cell, EdgeKey, chebyshev, corner_step_open, edge_key
 from engine.rulesets.skirm.content import SIZE, BattleMap, Mission, missions, unit_type
 from engine.rulesets.skirm.state import DOWNED, OUT, RESERVE, STANDING, SkirmState, Unit
@@ -66,19 +66,19 @@ def low_wall(st: SkirmState, a: Cell, b: Cell) -> bool:
     return edge_key(a, b) in bmap(st).low
 
 
-def any_edge(st: SkirmState, a: Cell, b: Cell) -> bool:
-    """Whether any wall or door (open or not) lies between two side-adjacent squares."""
-    k = edge_key(a, b)
-    m = bmap(st)
-    return k in m.low or k in m.high or k in st.doors
-
-
 def adjacent(st: SkirmState, a: Cell, b: Cell) -> bool:
     """Skirm adjacency: touching squares, at most 1 apart in height, not separated by a high wall/closed door."""
     routes = adjacency_table(bmap(st).id).get(a, {}).get(b)
     if routes is None:
         return False
     return any(all(st.doors[d] for d in route) for route in routes)
+
+
+def adjacent_cells(st: SkirmState, c: Cell) -> list[Cell]:
+    """The squares adjacent to ``c`` under Skirm adjacency (height, high walls, doors as they stand)."""
+    row = adjacency_table(bmap(st).id).get(c, {})
+    doors = st.doors
+    return [n for n, routes in row.items() if any(all(doors[d] for d in route) for route in routes)]
 
 
 @cache
@@ -148,9 +148,9 @@ def occupancy(st: SkirmState) -> dict[Cell, Unit]:
 def standing_enemy_adjacent(st: SkirmState, seat: str, c: Cell, occ: dict[Cell, Unit] | None = None) -> bool:
     """Whether a Standing unit of the other squad is adjacent to ``c``."""
     occ = occupancy(st) if occ is None else occ
-    for n in around(c):
+    for n in adjacent_cells(st, c):
         u = occ.get(n)
-        if u is not None and u.seat != seat and u.state == STANDING and adjacent(st, c, n):
+        if u is not None and u.seat != seat and u.state == STANDING:
             return True
     return False
 
@@ -158,7 +158,7 @@ def standing_enemy_adjacent(st: SkirmState, seat: str, c: Cell, occ: dict[Cell, 
 def enemy_adjacent(st: SkirmState, seat: str, c: Cell, occ: dict[Cell, Unit] | None = None) -> bool:
     """Whether any unit (Standing or Downed) of the other squad is adjacent to ``c``."""
     occ = occupancy(st) if occ is None else occ
-    return any((u := occ.get(n)) is not None and u.seat != seat and adjacent(st, c, n) for n in around(c))
+    return any((u := occ.get(n)) is not None and u.seat != seat for n in adjacent_cells(st, c))
 
 
 def step_cost(st: SkirmState, a: Cell, b: Cell, ranger: bool) -> int | None:
@@ -242,7 +242,7 @@ def enemy_zone(st: SkirmState, seat: str, occ: dict[Cell, Unit]) -> set[Cell]:
     out: set[Cell] = set()
     for c, u in occ.items():
         if u.seat != seat and u.state == STANDING:
-            out.update(n for n in around(c) if adjacent(st, c, n))
+            out.update(adjacent_cells(st, c))
     return out
 
 
@@ -331,25 +331,30 @@ def leap_cells(st: SkirmState, u: Unit, reach_len: int, *, nimble: bool) -> list
 # -- sight and cover --------------------------------------------------------------------------------------
 
 
-def sight_edges(st: SkirmState) -> list[EdgeKey]:
-    """Edges that block sight: high walls and closed doors."""
-    m = bmap(st)
-    return [*m.high, *(k for k, is_open in st.doors.items() if not is_open)]
-
-
 def sees(st: SkirmState, a: Cell, b: Cell, *, ignore: tuple[str, ...] = ()) -> bool:
     """Two-lines sight from square a to square b.
 
     Blocked by high walls, closed doors, solid squares, squares higher than both ends, and squares of
     Standing units (other than those in ``ignore``). Low walls do not block sight (they give cover).
     """
-    blockers = set(tall_cells(bmap(st).id, max(height(st, a), height(st, b))))
+    boxes = list(static_sight_boxes(bmap(st).id, max(height(st, a), height(st, b))))
+    boxes += [scaled_side(k) for k, is_open in st.doors.items() if not is_open]
     for u in st.units.values():
-        if u.state == STANDING and u.pos is not None and u.id not in ignore:
-            blockers.add(u.pos)
-    blockers.discard(a)
-    blockers.discard(b)
-    return in_sight(a, b, sight_edges(st), blockers)
+        if u.state == STANDING and u.pos is not None and u.id not in ignore and u.pos not in (a, b):
+            boxes.append(scaled_cell(u.pos))
+    return sight_count_boxes(a, b, boxes) >= 2
+
+
+@cache
+def static_sight_boxes(map_id: str, top: int) -> tuple[tuple[int, int, int, int], ...]:
+    """The map's fixed sight blockers seen between squares whose higher one is at ``top``: high walls,
+    solid squares and squares higher than ``top`` (as scaled boxes)."""
+    from engine.rulesets.skirm.content import maps
+
+    m = maps()[map_id]
+    return tuple(scaled_side(k) for k in sorted(m.high)) + tuple(
+        scaled_cell(c) for c in sorted(tall_cells(map_id, top))
+    )
 
 
 @cache
@@ -386,16 +391,20 @@ def in_zone(st: SkirmState, seat: str, c: Cell) -> bool:
 
 def deploy_cells(st: SkirmState, u: Unit) -> list[Cell]:
     """Free squares where the unit may be deployed: its zone, or for Infiltrators (INF) any square more
-    than 4 squares from every enemy unit already on the map."""
+    than 4 squares from every enemy unit already on the map and from the enemy's deployment zone."""
     occ = occupancy(st)
     enemies = [
         v.pos for v in st.units.values() if v.seat != u.seat and v.pos is not None and v.state != RESERVE
     ]
-    cells = [c for c in bmap(st).terrain if not solid(st, c) and c not in occ and in_zone(st, u.seat, c)]
+    zone = mission(st).zones[st.zones[u.seat]] if st.zones.get(u.seat) else frozenset()
+    cells = [c for c in zone if not solid(st, c) and c not in occ]
     if unit_type(u.type).has("INF"):
+        foe_zone = st.zones.get("player2" if u.seat == "player1" else "player1")
+        if foe_zone:  # the enemy's deployment zone counts as enemy ground, placed or not
+            enemies += list(mission(st).zones[foe_zone])
         extra = [
             c for c in bmap(st).terrain
-            if not solid(st, c) and c not in occ and not in_zone(st, u.seat, c)
+            if not solid(st, c) and c not in occ and c not in zone
             and all(chebyshev(c, e) > 4 for e in enemies if e is not None)
         ]  # fmt: skip
         cells = sorted(set(cells) | set(extra))

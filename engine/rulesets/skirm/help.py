@@ -44,8 +44,8 @@ HELP: dict[str, str] = {
         "(range 4), mud (Move 2), supplies (+1 TO), lockdown (doors shut) or double scoring."
     ),
     "commands": (
-        "activate <unit> · move|dash|crawl|leap <unit> <square> · shoot <unit> <weapon> <target|square> · "
-        "fight <unit> <weapon> <target> · open|close <unit> <c4|c5> · pickup|drop <unit> · recover <unit> <downed> · "
+        "activate <unit> · move|dash|crawl|leap <unit> <square> · shoot <unit> [weapon] <target|square> · "
+        "fight <unit> [weapon] <target> · open|close <unit> <c4|c5> · pickup|drop <unit> · recover <unit> <downed> · "
         "order <leader> <squadmate> · skill <unit> <skill> [target] · plant|upload|sabotage <unit> · end · "
         "reroll N · keep · react reroll ask|never. Setup: zone <name> · deploy <unit> <square>."
     ),

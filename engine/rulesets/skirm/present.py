@@ -125,7 +125,7 @@ def scene(st: SkirmState, seat: str | None) -> Scene:
             bits.append("carries data")
         if u.stun:
             bits.append("stunned")
-        panel_units.append(PanelUnit(f"{labels[u.id]} {u.name}", colour, None, " · ".join(bits),
+        panel_units.append(PanelUnit(f"{labels[u.id]} {u.id} · {u.name}", colour, None, " · ".join(bits),
                                      dim=u.activated or not B.on_map(u)))  # fmt: skip
     arrows = []
     if len(st.trail) > 1:
@@ -184,6 +184,8 @@ def text_board(st: SkirmState, seat: str | None) -> str:
             row += cell.ljust(4)
         lines.append(row)
     lines.append("")
+    lines.append("Key: digit = height, ~ difficult, / stairs, X solid, On objective, D data cache; "
+                 f"UPPER {R.squad_name(st, R.SEATS[0])}, lower {R.squad_name(st, R.SEATS[1])}, _ Downed.")  # fmt: skip
     lines.append("High walls: " + ", ".join(edge_name(*k) for k in sorted(bm.high)))
     lines.append("Low walls: " + ", ".join(edge_name(*k) for k in sorted(bm.low)))
     lines.append(

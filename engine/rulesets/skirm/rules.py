@@ -11,7 +11,7 @@ from typing import Any
 from engine.core import Event, Outcome
 from engine.geometry.square import Cell, cell_name, chebyshev, sight_line
 from engine.rulesets.skirm import board as B
-from engine.rulesets.skirm.content import UnitType, Weapon, factions, skill, unit_type, weapon
+from engine.rulesets.skirm.content import UnitType, Weapon, factions, unit_type, weapon
 from engine.rulesets.skirm.state import DOWNED, OUT, RESERVE, STANDING, SkirmState, Unit
 
 SEATS = ("player1", "player2")
@@ -320,13 +320,13 @@ def attack_targets(st: SkirmState, a: Unit, w: Weapon, target: Cell, melee: bool
         out.append({"id": primary.id, "primary": True})
     taken = {a.id} | {x["id"] for x in out}
     if w.has("XPL") and not melee:
-        for c in B.around(target):
+        for c in B.adjacent_cells(st, target):
             v = occ.get(c)
-            if v is not None and v.id not in taken and B.adjacent(st, target, c):
+            if v is not None and v.id not in taken:
                 out.append({"id": v.id, "primary": False})
                 taken.add(v.id)
     if w.has("CHN") and not melee and primary is not None:
-        near = [occ[c] for c in B.around(target) if c in occ and B.adjacent(st, target, c)]
+        near = [occ[c] for c in B.adjacent_cells(st, target) if c in occ]
         for v in sorted(near, key=lambda x: (x.seat == a.seat, x.id))[:2]:
             if v.id not in taken and v.seat != a.seat:
                 out.append({"id": v.id, "primary": False})
@@ -736,11 +736,6 @@ def advance(st: SkirmState, ev: list[Event]) -> None:
 def faction_colour(st: SkirmState, seat: str) -> str:
     """The colour of the seat's faction."""
     return factions()[str(st.squads[seat]["faction"])].colour
-
-
-def skill_name(sid: str) -> str:
-    """A skill's display name."""
-    return skill(sid).name
 
 
 def unit_labels(st: SkirmState) -> dict[str, str]:

@@ -7,7 +7,6 @@ from typing import Any, ClassVar
 from engine.core import Command, Decision, Event, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
-from engine.geometry.square import cell_name
 from engine.ruleset import OptionSpec, Ruleset, SetupOptions, register
 from engine.rulesets.skirm import actions as A
 from engine.rulesets.skirm import rules as R
@@ -54,16 +53,15 @@ class Skirm(Ruleset):
         return [ScenarioInfo(m.id, m.name, f"{m.map.name}: {m.summary}") for m in missions().values()]
 
     def option_specs(self, scenario: str) -> list[OptionSpec]:
-        """Each seat picks a ready-made squad (one per faction) or its saved squad."""
-        choices = [
-            (sid, f"{s['name']} ({factions()[s['faction']].name})") for sid, s in ready_squads().items()
-        ]
-        choices.append(("saved", "My saved squad (campaign)"))
+        """Each seat picks its saved squad (the default) or a ready-made squad, one per faction."""
+        ready = [(sid, f"{s['name']} ({factions()[s['faction']].name})") for sid, s in ready_squads().items()]
+        choices = [("saved", "My saved squad (the first time: a ready-made one)"), *ready]
         return [OptionSpec("squad", "Squad", tuple(choices), per_seat=True)]
 
     def setup(self, options: SetupOptions, rng: Rng) -> SkirmState:
-        """Squads from options["squad"] / options["campaign"], the mission's map, then the deployment
-        roll-off. Raises SetupError for unknown squads or squads that break the building rules."""
+        """Squads from options["squad"] / options["campaign"] (options["cap"] changes the agreed EP cap of
+        squads not played from a saved record), the mission's map, then the deployment roll-off. Raises
+        SetupError for unknown squads or squads that break the building rules."""
         mission = missions()[options.scenario]
         picks = options.options.get("squad") or {}
         if not isinstance(picks, dict):
@@ -72,12 +70,22 @@ class Skirm(Ruleset):
         checked = {}
         squads: dict[str, dict[str, Any]] = {}
         defaults = list(ready_squads())
+        agreed = options.options.get("cap")
+        if agreed is not None:
+            try:
+                agreed = int(agreed)
+            except (TypeError, ValueError) as exc:
+                raise SetupError(f"The EP cap must be a whole number, not {agreed!r}.") from exc
+            if agreed < 1:
+                raise SetupError("The EP cap must be at least 1.")
         for i, seat in enumerate(R.SEATS):
             record = camp.get(seat) if isinstance(camp, dict) else None
             choice = picks.get(seat)
-            if choice is None and not record:
-                choice = defaults[i % len(defaults)]
-            squad, cap, rec = resolve_squad(choice, record if isinstance(record, dict) else None)
+            saved = isinstance(record, dict) and choice in (None, "", "saved")
+            rec_in = record if isinstance(record, dict) else None
+            squad, cap, rec = resolve_squad(choice, rec_in, fallback=defaults[i % len(defaults)])
+            if agreed is not None and not saved:
+                cap = agreed
             name, fid, members = check_squad(squad, cap)
             checked[seat] = (name, fid, members)
             squads[seat] = {"name": name, "faction": fid, "cap": cap,
@@ -200,8 +208,3 @@ class Skirm(Ruleset):
             lines.append(f"Last mission: {last.get('mission')} ({'won' if last.get('won') else 'not won'}), "
                          f"+{sum(g.values())} EP ({', '.join(f'{k} +{v}' for k, v in g.items() if v)}).")  # fmt: skip
         return "\n".join(lines)
-
-
-def deploy_summary(st: SkirmState) -> str:
-    """Where each squad deployed (for narration)."""
-    return "; ".join(f"{u.name} {cell_name(u.pos)}" for u in st.units.values() if u.pos)

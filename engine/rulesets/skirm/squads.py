@@ -111,25 +111,27 @@ def new_record(squad: dict[str, Any]) -> dict[str, Any]:
     return {"squad": copy.deepcopy(squad), "ep": DEFAULT_CAP, "missions": 0, "wins": 0, "last": {}}
 
 
-def resolve_squad(choice: Any, record: dict[str, Any] | None) -> tuple[dict[str, Any], int, dict[str, Any]]:
+def resolve_squad(
+    choice: Any, record: dict[str, Any] | None, fallback: str = ""
+) -> tuple[dict[str, Any], int, dict[str, Any]]:
     """The squad a seat plays: (squad record, EP cap, campaign record).
 
-    ``choice`` is a ready-made squad id, "saved" (the seat's campaign record), a squad record (dict), or
-    None (the saved squad if there is one, else the first ready-made squad). Raises SetupError.
+    ``choice`` is "saved" or None (the seat's saved squad; without one, the ready-made squad ``fallback``,
+    else the first), a ready-made squad id, or a squad record (dict, played under the saved record's EP
+    total). A ready-made squad of the saved squad's faction keeps the saved progression; one of another
+    faction starts a new record. Raises SetupError for an unknown squad id.
     """
     ready = ready_squads()
-    if choice is None or choice == "":
-        choice = "saved" if record else next(iter(ready))
-    if choice == "saved":
-        if not record or not isinstance(record.get("squad"), dict):
-            raise SetupError("There is no saved Skirm squad for this player yet: pick a faction's squad.")
-        return record["squad"], int(record.get("ep", DEFAULT_CAP)), record
+    if choice is None or choice == "" or choice == "saved":
+        if record and isinstance(record.get("squad"), dict):
+            return record["squad"], int(record.get("ep", DEFAULT_CAP)), record
+        choice = fallback if fallback in ready else next(iter(ready))
     if isinstance(choice, dict):
         cap = int(record.get("ep", DEFAULT_CAP)) if record else DEFAULT_CAP
         return choice, cap, record or new_record(choice)
     key = str(choice).strip().lower()
     if key not in ready:
-        raise SetupError(f"There is no ready-made Skirm squad '{choice}'. Squads: {', '.join(ready)}, saved.")
+        raise SetupError(f"There is no ready-made Skirm squad '{choice}'. Squads: saved, {', '.join(ready)}.")
     squad = ready[key]
     if record and record.get("squad", {}).get("faction") == squad["faction"]:
         # Picking your own faction again keeps the saved progression but plays the ready-made list.

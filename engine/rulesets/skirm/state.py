@@ -108,5 +108,5 @@ class SkirmState:
             orders_rolled=d["orders_rolled"], skills_used=d["skills_used"], event=d["event"],
             points=d["points"], stack=d["stack"], trail=[(c[0], c[1]) for c in d["trail"]],
             attacks=[((a[0], a[1]), (b[0], b[1])) for a, b in d["attacks"]],
-            result=Outcome.from_data(d["result"]) if d["result"] else None, intro=d["intro"], policies=dict(d["policies"]),
+            result=Outcome.from_data(d["result"]) if d["result"] else None, intro=d.get("intro", ""), policies=dict(d.get("policies", {})),
         )  # fmt: skip
