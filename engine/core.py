@@ -37,6 +37,9 @@ class Decision:
     prompt: str
     options: tuple[Command, ...] = ()
     default: Command | None = None  # what a timeout answers, where one is safe
+    # One answer from any of ``seats`` settles it (a team choice): the game's own players then leave it
+    # to the members among those seats.
+    any_seat: bool = False
 
     def __contains__(self, seat: object) -> bool:
         return seat in self.seats

@@ -114,7 +114,13 @@ class Game:
         played: list[tuple[str, Command, list[Event]]] = []
         bots = set(self.bot_seats())
         while bots and len(played) < limit:
-            pending = [s for d in self.awaiting() for s in sorted(d.seats) if s in bots]
+            pending = [
+                s
+                for d in self.awaiting()
+                if not (d.any_seat and d.seats - bots)
+                for s in sorted(d.seats)
+                if s in bots
+            ]
             if not pending:
                 break
             seat = pending[0]

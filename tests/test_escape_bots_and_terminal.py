@@ -86,3 +86,20 @@ def test_the_final_narration_names_the_campaigns_next_scenario() -> None:
     assert campaign[0].data["next_scenario"] == expected
     if expected:
         assert f"scenario {expected}" in campaign[0].text
+
+
+def test_firewall_never_strands_a_character_on_an_occupied_square() -> None:
+    # Jimmy passes through Rook's square, then Golem's: stepping back onto Rook's square is no way off,
+    # so the second step must be refused rather than leave Jimmy with nothing legal to play.
+    game = new_game(
+        "escape",
+        scenario="evasion",
+        seed=1,
+        seats={"resistance": None, "isc": None},
+        options={
+            "resistance": ["vesna", "rook", "ashton", "jimmy", "golem"],
+            "isc": ["jorogumo", "kappa", "mamushi", "kitsune", "oni"],
+        },
+    )
+    game.play_bots()
+    assert game.outcome is not None

@@ -699,13 +699,6 @@ class EventChoiceTaken(AssertionError):
     """The game's own player closed an Event phase before the members could use its choice."""
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=EventChoiceTaken,
-    reason="BUG heist Event phase + game-played seat: the game's player is awaited in the team's Event-phase "
-    "decision and plays 'continue' in the same request that opens it (bot_steps), so the members never get "
-    "to use the event (handoff/tip/share/blab). See /tmp/status_heist_bot.md.",
-)
 async def test_members_get_the_event_phase_choice_with_a_game_played_seat(harness: Harness) -> None:
     h = harness
     members = {"p1": ALICE, "p2": BOB}

@@ -429,7 +429,9 @@ def a_move(st: EscapeState, u: Unit, args: list[str]) -> Command:
         exits = [
             n
             for n in R.ring(st, c)
-            if (agf or is_adjacent(c, n)) and (n == pos or n not in taken) and R.step_open(st, c, n)
+            if (agf or is_adjacent(c, n))
+            and (n not in taken or (n == pos and not sharing(st, u)))
+            and R.step_open(st, c, n)
         ]
         if not exits:
             raise IllegalCommand(f"Firewall: {cell_name(c)} has no free square to step off to.")

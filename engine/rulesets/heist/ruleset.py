@@ -177,7 +177,7 @@ class Heist(Ruleset):
             prompt = f"Round {st.round}: choose an action for your die ({dice}), then play its sub-actions; 'done' when finished."
         if not seats:
             return []
-        return [Decision("simultaneous", frozenset(seats), prompt)]
+        return [Decision("simultaneous", frozenset(seats), prompt, any_seat=st.phase == "event")]
 
     def legal_commands(self, state: Any, seat: str) -> list[Command]:
         """Every command the seat may play now."""
