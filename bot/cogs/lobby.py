@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot import present
 from bot.errors import Refusal
 from bot.games import BOT
+from bot.store import GameRow
 from bot.views import lobby_view
 from engine import RULESETS, OptionSpec, find_ruleset
 
@@ -24,6 +25,16 @@ def channel_key(interaction: discord.Interaction) -> str:
     if interaction.channel_id is None:
         raise Refusal("Use this command in a server channel.")
     return str(interaction.channel_id)
+
+
+async def reply_with_lobby(interaction: discord.Interaction, text: str, row: GameRow) -> None:
+    """Answer publicly with ``text`` and the lobby's embed and buttons (mentions silenced)."""
+    await interaction.response.send_message(
+        text,
+        embed=present.lobby_embed(row),
+        view=lobby_view(row),
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
 
 
 def choices(items: list[tuple[str, str]], typed: str) -> list[app_commands.Choice[str]]:
@@ -45,6 +56,11 @@ class Lobby(commands.Cog):
 
     def __init__(self, bot: EscapadeBot) -> None:
         self.bot = bot
+
+    async def open_lobby(self, interaction: discord.Interaction) -> GameRow | None:
+        """The channel's game while it is still a lobby (None otherwise), for autocompletes."""
+        row = await self.bot.games.live(channel_key(interaction))
+        return row if row is not None and row.status == "lobby" else None
 
     async def cog_load(self) -> None:
         """Offer every registered ruleset as a choice of /game new."""
@@ -138,20 +154,15 @@ class Lobby(commands.Cog):
             channel_key(interaction), str(interaction.user.id), seat, for_bot=bot
         )
         said = f"🤖 The game plays {taken}." if bot else f"<@{interaction.user.id}> takes {taken}."
-        await interaction.response.send_message(
-            said,
-            embed=present.lobby_embed(row),
-            view=lobby_view(row),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        await reply_with_lobby(interaction, said, row)
 
     @join.autocomplete("seat")
     async def join_seat(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """The lobby's free seats."""
-        row = await self.bot.games.live(channel_key(interaction))
-        if row is None or row.status != "lobby":
+        row = await self.open_lobby(interaction)
+        if row is None:
             return []
         return choices([(s, s) for s, who in row.seats.items() if who in (None, BOT)], current)
 
@@ -160,20 +171,15 @@ class Lobby(commands.Cog):
     async def leave(self, interaction: discord.Interaction, seat: str | None = None) -> None:
         """Free the caller's seats."""
         row = await self.bot.games.leave(channel_key(interaction), str(interaction.user.id), seat)
-        await interaction.response.send_message(
-            f"<@{interaction.user.id}> leaves the lobby.",
-            embed=present.lobby_embed(row),
-            view=lobby_view(row),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        await reply_with_lobby(interaction, f"<@{interaction.user.id}> leaves the lobby.", row)
 
     @leave.autocomplete("seat")
     async def leave_seat(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """The caller's seats and the game's."""
-        row = await self.bot.games.live(channel_key(interaction))
-        if row is None or row.status != "lobby":
+        row = await self.open_lobby(interaction)
+        if row is None:
             return []
         user = str(interaction.user.id)
         return choices([(s, s) for s, who in row.seats.items() if who in (user, BOT)], current)
@@ -189,20 +195,15 @@ class Lobby(commands.Cog):
         row, said = await self.bot.games.choose(
             channel_key(interaction), str(interaction.user.id), option, value, seat
         )
-        await interaction.response.send_message(
-            f"<@{interaction.user.id}> chooses {said}.",
-            embed=present.lobby_embed(row),
-            view=lobby_view(row),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        await reply_with_lobby(interaction, f"<@{interaction.user.id}> chooses {said}.", row)
 
     @choose.autocomplete("option")
     async def choose_option(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """The lobby's choices (per seat or for the whole game)."""
-        row = await self.bot.games.live(channel_key(interaction))
-        if row is None or row.status != "lobby":
+        row = await self.open_lobby(interaction)
+        if row is None:
             return []
         specs = option_specs(row.ruleset, row.scenario)
         return choices([(f"{s.label}{' (per seat)' if s.per_seat else ''}", s.key) for s in specs], current)
@@ -212,8 +213,8 @@ class Lobby(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """The chosen option's values (name: label, value: the value)."""
-        row = await self.bot.games.live(channel_key(interaction))
-        if row is None or row.status != "lobby":
+        row = await self.open_lobby(interaction)
+        if row is None:
             return []
         from bot.choices import find_spec
 
