@@ -638,7 +638,8 @@ async def open_escape(h: Harness, *, channel: int | None = None, scenario: str |
     return await h.slash("game start", user=ALICE, channel=channel)
 
 
-SEATS = {"resistance": ALICE, "isc": BOB}
+# Who plays each seat of the two-seat rulesets in whole-game tests.
+SEATS = {"resistance": ALICE, "isc": BOB, "player1": ALICE, "player2": BOB}
 
 
 async def play_turns(

@@ -5,6 +5,7 @@ Use :func:`play_random_game` from a ruleset's tests with its own invariant check
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Callable
 from typing import Any
@@ -76,3 +77,14 @@ def play_random_game(
     assert load_game(game.to_json()).to_json() == game.to_json()
     assert game.replay().to_json() == game.to_json(), "replaying the log gave a different state"
     return game
+
+
+def assert_refused_text_changes_nothing(game: Game, text: str) -> None:
+    """For every seat: ``text`` either is a legal command or is refused with a RuleError, changing nothing."""
+    before = game.to_json()
+    for seat in game.seats:
+        if " ".join(text.lower().split()) in {c.text for c in game.legal_commands(seat)}:
+            continue
+        with contextlib.suppress(RuleError):
+            game.apply(seat, text)
+        assert game.to_json() == before, f"{text!r} for {seat} changed the game"

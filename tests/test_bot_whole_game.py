@@ -1,9 +1,11 @@
-"""A whole Skirm game on the offline Discord, from /game new to its result, between two members;
+"""A whole two-seat game (ESCAPE, Skirm) on the offline Discord, from /game new to its result, between
+two members;
 reactions are answered by clicking their buttons and every board image is checked."""
 
 from __future__ import annotations
 
-import engine.rulesets.skirm  # noqa: F401  (registers the ruleset)
+import pytest
+
 from engine import load_game
 from tests.harness import (
     ALICE,
@@ -18,16 +20,15 @@ from tests.harness import (
 )
 
 
-async def test_whole_skirm_game(harness: Harness, monkeypatch) -> None:
-    import tests.harness as harness_module
-
-    # The harness maps ESCAPE's seats to members; Skirm's seats sit at the same two members.
-    monkeypatch.setitem(harness_module.SEATS, "player1", ALICE)
-    monkeypatch.setitem(harness_module.SEATS, "player2", BOB)
+@pytest.mark.parametrize(
+    ("ruleset", "scenario", "second_seat"),
+    [("escape", "infiltration", "isc"), ("skirm", "seize", "player2")],
+)
+async def test_whole_two_seat_game(harness: Harness, ruleset: str, scenario: str, second_seat: str) -> None:
     h = harness
-    lobby = await h.slash("game new", user=ALICE, ruleset="skirm", scenario="seize")
-    assert "esc:join:1:player2" in lobby.custom_ids
-    joined = await h.click("esc:join:1:player2", user=BOB)
+    lobby = await h.slash("game new", user=ALICE, ruleset=ruleset, scenario=scenario)
+    assert f"esc:join:1:{second_seat}" in lobby.custom_ids
+    joined = await h.click(f"esc:join:1:{second_seat}", user=BOB)
     assert f"<@{BOB}>" in joined.text
     start = await h.click("esc:start:1", user=ALICE)
     assert start.files, "the first board is posted at the start"
