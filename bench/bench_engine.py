@@ -61,9 +61,8 @@ def self_play(ruleset: str, *, use_sampler: bool, seconds: float) -> str:
     )
 
 
-def bench(ruleset: str, seconds: float) -> None:
-    game = mid_game(ruleset)
-    seat = sorted(game.seats_to_act())[0]
+def median_legal_and_apply_ms(game: Game, seat: str) -> tuple[float, float]:
+    """Median ``legal_commands`` time for ``seat`` on ``game``, and median ``apply`` of its commands."""
     legal = game.legal_commands(seat)
     times = []
     for _ in range(300):
@@ -79,7 +78,14 @@ def bench(ruleset: str, seconds: float) -> None:
         t = time.perf_counter()
         g.apply(seat, cmd.text)
         apply_times.append(time.perf_counter() - t)
-    apply_ms = statistics.median(apply_times) * 1000
+    return legal_ms, statistics.median(apply_times) * 1000
+
+
+def bench(ruleset: str, seconds: float) -> None:
+    game = mid_game(ruleset)
+    seat = sorted(game.seats_to_act())[0]
+    legal = game.legal_commands(seat)
+    legal_ms, apply_ms = median_legal_and_apply_ms(game, seat)
     print(f"{ruleset}: mid-game state with {len(legal)} legal commands for {seat}")
     print(f"  apply           median {apply_ms:.3f} ms   (target <= 0.3 ms)")
     print(f"  legal_commands  median {legal_ms:.3f} ms   (target <= 3 ms)")

@@ -6,15 +6,15 @@ Usage: python bench/bench_skirm.py [seconds]   (default 5 s of self-play)
 
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import engine.rulesets.skirm  # noqa: E402, F401  (registers the ruleset)
-from engine import Game, load_game, new_game  # noqa: E402
+from bench_engine import median_legal_and_apply_ms  # noqa: E402  (this folder is on sys.path)
+
+from engine import Game, new_game  # noqa: E402
 from engine.ai.random_policy import fast_random_game  # noqa: E402
 
 
@@ -39,21 +39,7 @@ def main(seconds: float = 5.0) -> None:
     game = mid_game()
     seat = sorted(game.seats_to_act())[0]
     legal = game.legal_commands(seat)
-    times = []
-    for _ in range(200):
-        t = time.perf_counter()
-        game.legal_commands(seat)
-        times.append(time.perf_counter() - t)
-    legal_ms = statistics.median(times) * 1000
-    snapshot = game.to_json()
-    apply_times = []
-    for i in range(300):
-        g = load_game(snapshot)
-        cmd = legal[i % len(legal)]
-        t = time.perf_counter()
-        g.apply(seat, cmd.text)
-        apply_times.append(time.perf_counter() - t)
-    apply_ms = statistics.median(apply_times) * 1000
+    legal_ms, apply_ms = median_legal_and_apply_ms(game, seat)
     start = time.perf_counter()
     games = commands = 0
     while time.perf_counter() - start < seconds:
