@@ -8,7 +8,7 @@ Public face::
 """
 
 from engine import rulesets as _rulesets  # noqa: F401  (registers every ruleset)
-from engine.core import Command, Decision, Event, Outcome, ScenarioInfo
+from engine.core import Command, Decision, Event, Hints, Outcome, ScenarioInfo
 from engine.errors import (
     AmbiguousCommand,
     ContentError,
@@ -31,6 +31,7 @@ __all__ = [
     "Decision",
     "Event",
     "Game",
+    "Hints",
     "GameOver",
     "IllegalCommand",
     "LogEntry",

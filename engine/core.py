@@ -89,3 +89,16 @@ class ScenarioInfo:
     id: str
     name: str
     summary: str
+
+
+@dataclass(frozen=True)
+class Hints:
+    """What a seat's active unit can do from here, for a "Show moves" image.
+
+    ``unit`` names the unit the hints are for ("" when nothing is active); ``reach`` lists the cells it can
+    move to with what it has left; ``targets`` the cells holding something it can attack or act on now.
+    """
+
+    unit: str = ""
+    reach: tuple[tuple[int, int], ...] = ()
+    targets: tuple[tuple[int, int], ...] = ()

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import canonical
-from engine.core import Command, Decision, Event, Outcome
+from engine.core import Command, Decision, Event, Hints, Outcome
 from engine.dice import Rng
 from engine.errors import GameOver, NotYourTurn, RuleError, SetupError
 from engine.ruleset import GameState, Ruleset, SetupOptions, find_ruleset
@@ -141,6 +141,14 @@ class Game:
     def scene(self, seat: str | None = None) -> Scene:
         """The board image's description for ``seat`` (None: a spectator)."""
         return self.ruleset.scene(self.state, seat)
+
+    def hints(self, seat: str) -> Hints:
+        """What ``seat``'s active unit can reach and hit now (empty when the ruleset draws none)."""
+        return self.ruleset.hints(self.state, seat)
+
+    def turn_label(self) -> str:
+        """Where the game stands, e.g. "turn 3/8" ("" when the ruleset does not say)."""
+        return self.ruleset.turn_label(self.state)
 
     def text_board(self, seat: str | None = None) -> str:
         """A plain-text board for terminals."""

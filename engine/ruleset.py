@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from engine.core import Command, Decision, Event, Outcome, ScenarioInfo
+from engine.core import Command, Decision, Event, Hints, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
 from engine.scene import Scene
@@ -158,6 +158,21 @@ class Ruleset(ABC):
     def describe_campaign(self, record: dict[str, Any]) -> str:
         """A campaign record as a few lines of text for players."""
         return ""
+
+    def hints(self, state: Any, seat: str) -> Hints:
+        """The reachable cells and legal targets of ``seat``'s active unit, from what ``seat`` may know.
+
+        The default, empty Hints, means the ruleset draws none.
+        """
+        return Hints()
+
+    def turn_label(self, state: Any) -> str:
+        """Where the game stands in players' words, e.g. "turn 3/8" or "round 2, plan phase" ("": unknown)."""
+        return ""
+
+    def seat_colours(self, state: Any) -> dict[str, str]:
+        """Each seat's colour (``#rrggbb``) as drawn on the board, distinct between seats ({}: none)."""
+        return {}
 
     def help_topics(self) -> dict[str, str]:
         """Short rules help, topic name to text, in the project's own words."""

@@ -102,7 +102,8 @@ class Scene:
     dynamic_edges: tuple[Edge, ...] = ()  # doors and walls that change during play
     tokens: tuple[Token, ...] = ()
     arrows: tuple[Arrow, ...] = ()
-    highlights: tuple[Cell, ...] = ()
+    highlights: tuple[Cell, ...] = ()  # squares the active unit can reach ("Show moves")
+    targets: tuple[Cell, ...] = ()  # cells holding something the active unit can hit or act on
     panel: Panel = field(default_factory=lambda: Panel(title=""))
     background: str = "#1e1f24"
     hex_layout: HexLayout = "odd-q"  # hex grids only: flat-topped odd-q or pointy-topped odd-r
