@@ -147,6 +147,34 @@ class Ruleset(ABC):
         """
         return None
 
+    def copy_state(self, state: Any) -> GameState:
+        """An independent deep copy of ``state`` (for search). Rulesets may override with a faster copy."""
+        return self.load_state(state.to_data())
+
+    def determinize(self, state: Any, seat: str, rng: Rng) -> GameState:
+        """A full state consistent with what ``seat`` knows, for the search player (it must not peek).
+
+        Hidden contents ``seat`` cannot see (face-down tokens, bags, deck order, the other side's hidden
+        submissions) are dealt anew from ``rng``, and the state's own generator is reseeded from ``rng`` so
+        the future dice cannot be read. The default suits rulesets whose only hidden information is the
+        dice: a copy with a fresh generator. Rulesets with hidden information must override it.
+        """
+        copy = self.copy_state(state)
+        copy.rng = Rng(seed=rng.below(2**62))
+        return copy
+
+    def evaluate(self, state: Any, seat: str) -> float:
+        """How good the position is for ``seat``, in 0..1 (1: won, 0: lost), from what ``seat`` may know.
+
+        The search player uses it where it cuts its rollouts. The default knows only finished games.
+        """
+        result = self.outcome(state)
+        if result is None:
+            return 0.5
+        if not result.winners:
+            return 0.5
+        return 1.0 if seat in result.winners else 0.0
+
     def option_specs(self, scenario: str) -> list[OptionSpec]:
         """The lobby choices this scenario offers (empty: none)."""
         return []
