@@ -74,7 +74,7 @@ async def test_player_campaign_follows_members_not_seats(harness: Harness) -> No
     options = load_game((await h.row()).snapshot).setup_options.options
     assert options["campaign"] == {"north": {"games": 1, "wins": 0}, "south": {"games": 1, "wins": 1}}
     # A conceded game is not ended by the rules: the campaign does not change.
-    await h.slash("game concede", user=BOB)
+    await h.confirm(await h.slash("game concede", user=BOB), user=BOB)
     records = await h.bot.store.campaign_records(str(GUILD), "testduo")
     assert {k: r.record for k, r in records.items()} == {
         str(ALICE): {"games": 1, "wins": 1},
