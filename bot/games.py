@@ -71,6 +71,7 @@ class Played:
     legal: dict[str, list[Command]] = field(default_factory=dict)  # awaited seat -> its legal commands
     turn: str = ""  # the ruleset's "turn 3/8"
     colours: dict[str, str] = field(default_factory=dict)  # seat -> "#rrggbb"
+    names: dict[str, str] = field(default_factory=dict)  # seat -> the character it plays, when named
 
     @property
     def board(self) -> bool:
@@ -95,6 +96,7 @@ class Played:
             played.legal[seat] = game.legal_commands(seat)
         played.turn = game.turn_label()
         played.colours = game.ruleset.seat_colours(game.state)
+        played.names = seat_names(game)
         if played.board:
             played.scene = game.scene(None)
             played.text_board = game.text_board(None)
@@ -111,6 +113,20 @@ class Played:
                         labels = [*labels[: MAX_ROUND_OPTIONS - 1], f"… {more} more (/do)"]
                     played.round_options[seat] = labels
         return played
+
+
+def seat_names(game: Game) -> dict[str, str]:
+    """Each seat's character, for rulesets whose public view lists ``players`` with a ``seat`` and a
+    ``nickname`` or ``name`` (the heist's crew): messages then name the member with their character."""
+    players = game.view(None).get("players")
+    out: dict[str, str] = {}
+    if isinstance(players, list):
+        for p in players:
+            if isinstance(p, dict) and isinstance(p.get("seat"), str):
+                name = p.get("nickname") or p.get("name")
+                if isinstance(name, str) and name:
+                    out[p["seat"]] = name
+    return out
 
 
 def answering(game: Game) -> frozenset[str]:

@@ -35,20 +35,22 @@ def event_line(e: Event | dict[str, Any]) -> str:
     return f"• {text}" + (f"  🎲 {dice_text(dice)}" if dice else "")
 
 
-def who(row: GameRow, seat: str) -> str:
-    """A seat as shown in messages: the member's mention (embeds do not ping) or the game's player."""
+def who(row: GameRow, seat: str, names: dict[str, str] | None = None) -> str:
+    """A seat as shown in messages: the member's mention (embeds do not ping) or the game's player, with
+    the seat's character when the ruleset names one (``names``)."""
     holder = row.seats.get(seat)
+    named = f"{seat}, {names[seat]}" if names and seat in names else seat
     if holder in (None, BOT):
-        return f"🤖 {seat}"
-    return f"<@{holder}> ({seat})"
+        return f"🤖 {named}"
+    return f"<@{holder}> ({named})"
 
 
-def step_header(row: GameRow, step: Step) -> str:
+def step_header(row: GameRow, step: Step, names: dict[str, str] | None = None) -> str:
     """The line above a command's narration."""
     tag = {"bot": "", "timeout": " ⏱ timeout answer"}.get(step.auto, "")
     if step.secret:
-        return f"**{who(row, step.seat)}** submits a hidden choice{tag}"
-    return f"**{who(row, step.seat)}** `{step.text}`{tag}"
+        return f"**{who(row, step.seat, names)}** submits a hidden choice{tag}"
+    return f"**{who(row, step.seat, names)}** `{step.text}`{tag}"
 
 
 def clip(lines: list[str], limit: int = MAX_DESCRIPTION) -> str:
@@ -64,11 +66,11 @@ def clip(lines: list[str], limit: int = MAX_DESCRIPTION) -> str:
     return "\n".join(reversed(out))
 
 
-def next_field(row: GameRow, decisions: list[Decision]) -> str:
+def next_field(row: GameRow, decisions: list[Decision], names: dict[str, str] | None = None) -> str:
     """Who must act next and what is asked of them."""
     lines = []
     for d in decisions:
-        seats = ", ".join(who(row, s) for s in sorted(d.seats))
+        seats = ", ".join(who(row, s, names) for s in sorted(d.seats))
         lines.append(f"{seats}: {d.prompt}")
     return clip(lines, 1000) or "—"
 
@@ -121,7 +123,7 @@ def step_lines(played: Played) -> list[str]:
         game = played.game
         lines.append(f"**The game begins.** {game.ruleset.name}, scenario {game.scenario}.")
     for step in played.steps:
-        lines.append(step_header(played.row, step))
+        lines.append(step_header(played.row, step, played.names))
         lines.extend(event_line(e) for e in step.events)
     return lines
 
@@ -143,7 +145,9 @@ def narration(played: Played, lines: list[str] | None = None) -> discord.Embed:
         if played.campaign:
             embed.add_field(name="Campaign", value=campaign_text(played.campaign)[:1024], inline=False)
     else:
-        embed.add_field(name="Next", value=next_field(row, played.decisions)[:1024], inline=False)
+        embed.add_field(
+            name="Next", value=next_field(row, played.decisions, played.names)[:1024], inline=False
+        )
     embed.set_footer(text=footer(row, played.turn))
     return embed
 
@@ -173,7 +177,7 @@ def round_embed(played: Played) -> discord.Embed:
         colour=ACCENT,
     )
     for seat, labels in list(played.round_options.items())[:25]:
-        lines = [who(row, seat), own.get(seat, ""), " · ".join(labels) or "—"]
+        lines = [who(row, seat, played.names), own.get(seat, ""), " · ".join(labels) or "—"]
         embed.add_field(name=seat, value="\n".join(x for x in lines if x)[:1024], inline=False)
     embed.set_footer(text=footer(row, played.turn))
     return embed

@@ -6,8 +6,9 @@ or a unit first, then a square or a target); a group still too big for one menu 
 with that word taken out (ESCAPE's rooms: "Place a crate in the Quarters"), else by the word's first
 letter (a board column), else shown a page at a time with a "more…" entry.
 
-Entry values: ``=TEXT`` plays a command, ``>PATH`` narrows, ``#PAGE`` pages on. A path is the words typed
-so far, optionally followed by ``|N``: the N-th split of the next word (stable for a given game version).
+Entry values: ``=TEXT`` plays a command, ``>PATH`` narrows, ``#PAGE`` pages on. A path is the words
+chosen so far, optionally followed by ``|N`` (repeatable): the N-th split of the next word, stable for
+a given game version.
 """
 
 from __future__ import annotations
@@ -34,10 +35,10 @@ def words(c: Command) -> list[str]:
     return c.text.lower().split()
 
 
-def split_path(path: str) -> tuple[list[str], int | None]:
-    """``"crate|3"`` to (["crate"], 3); ``"move oni"`` to (["move", "oni"], None)."""
-    text, _, sub = path.partition("|")
-    return text.split(), (int(sub) if sub.isdigit() else None)
+def split_path(path: str) -> tuple[list[str], list[int]]:
+    """``"crate|3|1"`` to (["crate"], [3, 1]); ``"move oni"`` to (["move", "oni"], [])."""
+    text, *subs = path.split("|")
+    return text.split(), [int(x) for x in subs if x.isdigit()]
 
 
 def _stem(c: Command, word: str) -> str:
@@ -66,9 +67,9 @@ def subgroups(commands: list[Command], depth: int) -> list[tuple[str, list[Comma
 
 def matching(commands: list[Command], path: str) -> list[Command]:
     """The commands under ``path``."""
-    prefix, sub = split_path(path)
+    prefix, subs = split_path(path)
     found = [c for c in commands if words(c)[: len(prefix)] == prefix]
-    if sub is not None:
+    for sub in subs:
         groups = subgroups(found, len(prefix))
         found = groups[sub][1] if 0 <= sub < len(groups) else []
     return found
@@ -80,7 +81,7 @@ def _play(c: Command) -> Entry:
 
 def entries(commands: list[Command], path: str = "") -> list[Entry]:
     """Every entry of the menu at ``path`` (before paging): one per next word, or per split."""
-    prefix, sub = split_path(path)
+    prefix, subs = split_path(path)
     found = matching(commands, path)
     depth = len(prefix)
     groups: dict[str, list[Command]] = {}
@@ -91,17 +92,19 @@ def entries(commands: list[Command], path: str = "") -> list[Entry]:
             done.append(c)
         else:
             groups.setdefault(w[depth], []).append(c)
+    if not subs and not done and len(groups) == 1 and len(found) > 1:  # one kind only: skip a tap
+        return entries(commands, " ".join([*prefix, next(iter(groups))]))
     out = [_play(c) for c in done]
-    if sub is None and len(groups) + len(done) > MAX_OPTIONS:
+    if len(groups) + len(done) > MAX_OPTIONS:
         rest = [c for cs in groups.values() for c in cs]
         split = subgroups(rest, depth)
         if split:
-            base = " ".join(prefix)
             for i, (name, cs) in enumerate(split):
                 if len(cs) == 1:
                     out.append(_play(cs[0]))
                 else:
-                    out.append(Entry(f"{name or base} … ({len(cs)})"[:MAX_TEXT], f">{base}|{i}", len(cs)))
+                    label = f"{name or ' '.join(prefix)} … ({len(cs)})"[:MAX_TEXT]
+                    out.append(Entry(label, f">{path}|{i}"[:MAX_TEXT], len(cs)))
             return out
     for word, cs in groups.items():
         if len(cs) == 1:

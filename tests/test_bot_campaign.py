@@ -44,11 +44,15 @@ async def test_server_campaign_stored_and_passed_to_the_next_game(harness: Harne
     # The default ruleset of /campaign show is one that keeps a campaign.
     assert "heists" in (await h.slash("campaign show", user=ALICE, ruleset="testsim")).text
     offered = await h.autocomplete("campaign show", "ruleset", user=ALICE, ruleset="")
-    assert {c["value"] for c in offered} >= {"testsim", "testduo"} and "escape" not in {
-        c["value"] for c in offered
-    }
+    assert {c["value"] for c in offered} >= {"testsim", "testduo", "escape"}
+    # ESCAPE keeps no record, but its scenarios follow one another: the chain is shown.
     escape = await h.slash("campaign show", user=ALICE, ruleset="escape")
-    assert escape.ephemeral and "keeps no campaign" in escape.content
+    assert not escape.ephemeral and "1. Infiltration: Resistance wins → Data theft" in escape.text
+    # Without ruleset: the ruleset of the channel's latest game (here the finished Crew game).
+    assert "heists" in (await h.slash("campaign show", user=ALICE)).text
+    other = h.new_channel()
+    await h.slash("game new", user=ALICE, ruleset="escape", channel=other)
+    assert "Infiltration" in (await h.slash("campaign show", user=ALICE, channel=other)).text
 
 
 async def test_player_campaign_follows_members_not_seats(harness: Harness) -> None:

@@ -302,7 +302,9 @@ async def check_pings(row: Any, game: Game, reply: Reply, before: frozenset[str]
         assert embed is not None
         assert sorted(f["name"] for f in embed["fields"]) == sorted(awaited)
         for f in embed["fields"]:
-            assert f"<@{row.seats[f['name']]}> ({f['name']})" in f["value"]
+            # The member is named with their seat and their character.
+            nickname = heist_state(game).players[f["name"]].nickname
+            assert f"<@{row.seats[f['name']]}> ({f['name']}, {nickname})" in f["value"]
     else:
         assert set(pinged(reply)) == members_of(row, awaited - before) - {actor}
         if awaited <= before:
@@ -608,7 +610,7 @@ async def test_one_member_plays_all_three_seats(harness: Harness) -> None:
         else:
             reply = await h.slash("do", user=ALICE, command=f"[{seat}] {text}")
         shown = h.shown()
-        assert f"<@{ALICE}> ({seat})" in shown.text and f"`{text}`" in shown.text
+        assert f"<@{ALICE}> ({seat}, {NAMES[seat]})" in shown.text and f"`{text}`" in shown.text
         assert pinged(reply) == []  # Alice is already answering for all three
         row, game = await current(h)
         assert (game.log[-1].seat, game.log[-1].text) == (seat, text)
@@ -635,7 +637,7 @@ async def test_one_member_plays_all_three_seats(harness: Harness) -> None:
         "undo"
     ]
     await h.slash("do", user=ALICE, command="undo")
-    assert f"<@{ALICE}> ({first})" in h.shown().text and "`undo`" in h.shown().text
+    assert f"<@{ALICE}> ({first}, {NAMES[first]})" in h.shown().text and "`undo`" in h.shown().text
     assert heist_state((await current(h))[1]).players[first].action == ""
     assert_discord_limits(h)
 
