@@ -184,5 +184,8 @@ class EscapadeBot(commands.Bot):
                 await self.replier.played(None, played)
         elif n.kind == "expire":
             ended = await self.games.expire(row.channel_id, row.id, row.version)
+            if ended is not None:
+                self.replier.end_turns(row.channel_id)
+                self.replier.close_lobby(row.channel_id)
             if ended is not None and ended.result:
                 await channel.send(f"⌛ Game #{ended.id}: {ended.result['reason']}")

@@ -124,8 +124,13 @@ class Replier:
         self.edit(channel_id, living.message_id, embeds=embeds, view=view)
 
     def _retire(self, channel_id: str, living: Living, played: Played) -> None:
-        """The previous turn message keeps its narration and loses its components."""
-        self.edit(channel_id, living.message_id, view=None)
+        """The previous turn message keeps its narration (the latest, should an edit still be waiting)
+        and loses its components."""
+        embed = present.narration(played, living.lines)
+        embed.clear_fields()
+        if living.image:
+            embed.set_image(url="attachment://board.png")
+        self.edit(channel_id, living.message_id, embeds=[embed], view=None)
 
     async def _acknowledge(
         self, interaction: discord.Interaction | None, played: Played, living: Living, mine: list[str]
