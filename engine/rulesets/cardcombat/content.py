@@ -110,7 +110,7 @@ class EnemyType:
     defence_dice: bool
     defence_fixed: int
     flying: bool
-    table: tuple[tuple[int, tuple[int, ...]], ...]  # level -> (move, hp, str[, cap move, cap hp, cap str])
+    table: tuple[tuple[int, tuple[int, ...]], ...]  # level -> (move, cap move, hp, cap hp, str, cap str) or 3
     deck: tuple[EnemyCard, ...]
 
 
@@ -344,7 +344,7 @@ SUMMONS: dict[str, tuple[str, int, int, int, str]] = {
 }
 
 # -- enemies -------------------------------------------------------------------------------------------
-# Observed (level -> move, hp, strength, captain move, captain hp, captain strength) from the reference
+# Observed (level -> move, captain move, hp, captain hp, strength, captain strength) from the reference
 # generator's pages; bosses hold three numbers. Levels between two rows are interpolated, beyond the ends
 # they follow the nearest two rows' slope (see rules.enemy_stats).
 ENEMY_TABLES: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {

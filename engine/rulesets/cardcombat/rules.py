@@ -208,8 +208,8 @@ def enemy_stats(etype: str, level: int, captain: bool) -> tuple[int, int, int]:
     observed level, interpolated between two, following the nearest slope beyond the ends (rounded,
     at least 1)."""
     table = enemies()[etype].table
-    off = 3 if captain and len(table[0][1]) == 6 else 0
-    pts = [(lv, vals[off : off + 3]) for lv, vals in table]
+    # six numbers are (normal, captain) pairs per stat; three are a boss's own
+    pts = [(lv, vals if len(vals) == 3 else vals[1 if captain else 0 :: 2]) for lv, vals in table]
     out = []
     for k in range(3):
         xs = [(lv, v[k]) for lv, v in pts]
