@@ -737,5 +737,3 @@ def walk(st: CCState, f: dict[str, Any], cells: list[Cell], events: list[Event])
         f["escaped"] = True
         st.flags["escaped"] = True
         events.append(Event(f"{f['name']} escapes through the exit!"))
-        if st.turn.get("fig") == f["id"]:
-            st.turn["queue"] = []

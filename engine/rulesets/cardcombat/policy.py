@@ -73,3 +73,14 @@ def bot_weights(st: CCState, seat: str, options: list[Command]) -> list[int]:
             w = 3
         out.append(max(1, w))
     return out
+
+
+def best_command(st: CCState, seat: str) -> Command:
+    """The option with the highest weight (the first listed on ties): the greedy hero player.
+
+    Raises IndexError when ``seat`` has nothing to play."""
+    from engine.rulesets.cardcombat.actions import legal
+
+    options = legal(st, seat)
+    weights = bot_weights(st, seat, options)
+    return options[max(range(len(options)), key=lambda i: (weights[i], -i))]
