@@ -24,7 +24,9 @@ from engine.rulesets.cardcombat.policy import best_command  # noqa: E402
 
 def play(scenario: str, seed: int, heroes: int, player: str) -> tuple[bool, int, int]:
     """One game; returns (party won, rounds played, commands)."""
-    game = new_game("cardcombat", scenario=scenario, seats={f"hero{i + 1}": None for i in range(heroes)}, seed=seed)
+    game = new_game(
+        "cardcombat", scenario=scenario, seats={f"hero{i + 1}": None for i in range(heroes)}, seed=seed
+    )
     n = 0
     while game.outcome is None and n < 5000:
         seat = sorted(game.seats_to_act())[0]

@@ -71,6 +71,15 @@ def view(st: CCState, seat: str | None) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def enemy_label(f: dict[str, Any]) -> str:
+    """A short token label: a boss's first two letters, 'OC' for an orc Captain, 'O2' for orc number 2."""
+    if f.get("boss"):
+        return str(f["id"][:2]).upper()
+    if f.get("captain"):
+        return str(f["id"][:1]).upper() + "C"
+    return str(f["id"][:1]).upper() + str(f["id"][-1:])
+
+
 def status_short(f: dict[str, Any]) -> str:
     """Statuses as short words."""
     return " ".join(sorted(f["st"])) or "-"
@@ -96,7 +105,7 @@ def scene(st: CCState, seat: str | None) -> Scene:
         R.alive(st), key=lambda f: (order_pos.get(f["id"], order_pos.get(f.get("type", ""), 99)), f["id"])
     ):
         colour = COLOURS.get(f.get("seat", ""), BOSS if f.get("boss") else ENEMY)
-        label = f["id"][:3].upper() if f["kind"] != "enemy" else (f["id"][:1].upper() + f["id"][-1:])
+        label = enemy_label(f) if f["kind"] == "enemy" else f["id"][:3].upper()
         ring = (
             "#ffe066"
             if st.turn.get("fig") == f["id"]
