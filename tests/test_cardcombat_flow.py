@@ -1,0 +1,203 @@
+"""Dark Realms rounds, enemies, items, loot, rifts, summons, levels and the campaign."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine import SetupError, new_game
+from engine.core import Event
+from engine.rulesets.cardcombat import actions as A
+from engine.rulesets.cardcombat import rules as R
+from engine.rulesets.cardcombat.content import cards
+from engine.rulesets.cardcombat.state import CCState
+
+
+def two_heroes(seed: int = 4, **options: Any) -> Any:
+    return new_game(
+        "cardcombat", scenario="crypt", seats={"hero1": None, "hero2": None}, seed=seed, options=options
+    )
+
+
+def test_commit_budget_and_reveal_in_speed_order() -> None:
+    game = two_heroes()
+    st: CCState = game.state
+    war, mage = st.figures["warrior"], st.figures["mage"]
+    for c in game.legal_commands("hero1"):
+        if c.args[1] != "rest":
+            assert sum(cards()[x].cost for x in c.args[1:]) <= war["stamina"]
+    game.apply("hero1", "commit warrior rally")  # speed 2
+    assert st.phase == "commit" and game.seats_to_act() == {"hero2"}
+    game.apply("hero2", "commit mage firebolt frost_lance")  # speed 5
+    heroes = [o[1] for o in st.order if o[0] == "hero"]
+    assert heroes == ["mage", "warrior"]
+    assert all(st.order[i][2] >= st.order[i + 1][2] for i in range(len(st.order) - 1))
+
+
+def test_initiative_tie_goes_to_heroes() -> None:
+    game = two_heroes(seed=6)
+    st: CCState = game.state
+    st.decks = {t: {"draw": [0], "discard": []} for t in ("skeleton", "shadow")}
+    # skeleton card 0 has speed 3, shadow card 0 speed 8
+    game.apply("hero1", "commit warrior cleave")  # 3
+    game.apply("hero2", "commit mage rest")
+    kinds = [(o[0], o[2]) for o in st.order]
+    assert kinds.index(("hero", 3)) < kinds.index(("enemy", 3))
+
+
+def test_spent_cards_cool_down_and_discards_are_gone() -> None:
+    game = two_heroes()
+    st: CCState = game.state
+    game.apply("hero1", "commit warrior shield_bash")  # cooldown 2
+    game.apply("hero2", "commit mage inferno")  # discard
+    while st.phase != "commit" and game.outcome is None:
+        seat = sorted(game.seats_to_act())[0]
+        game.apply(seat, game.bot_command(seat))
+    if game.outcome is None:
+        assert st.figures["warrior"]["cooldown"] == {"shield_bash": 2}
+        assert "inferno" in st.figures["mage"]["discard"]
+        texts = {c.text for c in game.legal_commands("hero1")}
+        assert not any("shield_bash" in t for t in texts)
+
+
+def test_enemy_stops_as_soon_as_in_range_and_avoids_traps() -> None:
+    game = new_game("cardcombat", scenario="crypt", seats={"hero1": None}, seed=1)
+    st: CCState = game.state
+    hero = R.hero_of(st, "hero1")
+    assert hero is not None
+    st.figures = {hero["id"]: hero}
+    hero.update(pos=[1, 5], hp=30, max_hp=30)
+    orc = R.make_enemy(st, "orc", False, (8, 5), "orc1")  # f6 (5,5) is... the crypt's trap is on h6 (7,5)
+    orc["move"] = 9
+    st.figures["orc1"] = orc
+    st.rng.script = [1]  # its attack misses
+    events: list[Event] = []
+    R.enemy_turn(st, orc, 0, events)  # orc card 0: melee
+    assert R.chebyshev(R.pos(orc), R.pos(hero)) == 1  # stopped adjacent, not beyond
+    assert all(not R.is_trap(st, (c[0], c[1])) for c in st.trail)
+
+
+def test_ranged_enemy_stops_at_its_range() -> None:
+    game = new_game("cardcombat", scenario="orc_camp", seats={"hero1": None}, seed=1)
+    st: CCState = game.state
+    hero = R.hero_of(st, "hero1")
+    assert hero is not None
+    st.figures = {hero["id"]: hero}
+    hero.update(pos=[1, 6], hp=30, max_hp=30)
+    ranger = R.make_enemy(st, "orc_ranger", False, (11, 6), "orr1")
+    ranger["move"] = 10  # 7 steps with the card: more than it needs
+    st.figures["orr1"] = ranger
+    st.rng.script = [1]
+    R.enemy_turn(st, ranger, 0, [])  # card 0: move -3, ranged r4
+    assert R.chebyshev(R.pos(ranger), R.pos(hero)) == 4
+
+
+def test_loot_follows_the_scenario_table_and_melee_kills_take_it() -> None:
+    game = new_game("cardcombat", scenario="orc_camp", seats={"hero1": None}, seed=1)
+    st: CCState = game.state
+    hero = R.hero_of(st, "hero1")
+    assert hero is not None
+    st.figures = {hero["id"]: hero}
+    hero["pos"], hero["melee"] = [1, 1], 5
+    orc = R.make_enemy(st, "orc", False, (2, 1), "orc1")
+    orc["hp"] = 4
+    st.figures["orc1"] = orc
+    st.rng.script = [4]
+    R.start_attack(st, hero, ["orc1"], cards()["charge"].actions[1], {}, [])
+    assert hero["gold"] == 2 + 4 - 3  # level 2, 4 HP before the blow
+    far = R.make_enemy(st, "orc", False, (4, 1), "orc2")
+    far["hp"] = 2
+    st.figures["orc2"] = far
+    st.rng.script = [5]
+    R.start_attack(st, hero, ["orc2"], cards()["lucky_stone"].actions[0], {}, [])
+    assert st.loot == [[4, 1, "gold:1"]]
+
+
+def test_rift_gate_uses_a_rift_in_reach_or_fails() -> None:
+    game = new_game("cardcombat", scenario="crypt", seats={"hero1": None}, seed=1)
+    st: CCState = game.state
+    hero = R.hero_of(st, "hero1")
+    assert hero is not None
+    events: list[Event] = []
+    assert not R.use_rift(st, hero, "fire", events)
+    st.rifts = [[hero["pos"][0] + 1, hero["pos"][1], "fire"]]
+    assert R.use_rift(st, hero, "fire", events) and st.rifts == []
+    st.rifts = [[hero["pos"][0] + 4, hero["pos"][1], "fire"]]  # 4 away, reach 1: needs 3+
+    st.rng.script = [2]
+    assert not R.use_rift(st, hero, "fire", events)
+    st.rng.script = [3]
+    assert R.use_rift(st, hero, "fire", events)
+
+
+def test_campaign_record_keeps_level_items_gold_and_advances_the_adventure() -> None:
+    game = new_game("cardcombat", scenario="adventure", seats={"hero1": None}, seed=2,
+                    options={"campaign": {"hero1": {"race": "elf", "class": "ranger", "xp": 45, "gold": 90,
+                                                    "items": ["longbow"], "chapter": 1}}})  # fmt: skip
+    st: CCState = game.state
+    assert st.scenario["id"] == "orc_camp"
+    hero = st.figures["ranger"]
+    assert hero["level"] == 2 and "aimed_shot2" in hero["hand"] and "aimed_shot" not in hero["hand"]
+    assert [i["id"] for i in hero["items"]] == ["longbow"]
+    for f in list(st.figures.values()):
+        if f["kind"] == "enemy":
+            f["hp"] = 0
+            f["out"] = True
+    R.check_outcome(st, [])
+    rec = game.ruleset.campaign_update(st)["hero1"]
+    assert rec["chapter"] == 2 and rec["xp"] == 55 and rec["gold"] == 90 and rec["items"] == ["longbow"]
+    assert "level 3" in game.ruleset.describe_campaign(rec)
+
+
+def test_buying_an_item_in_the_lobby() -> None:
+    camp = {"hero1": {"race": "elf", "class": "ranger", "xp": 0, "gold": 90, "items": []}}
+    game = new_game("cardcombat", scenario="crypt", seats={"hero1": None}, seed=2,
+                    options={"campaign": camp, "buy": {"hero1": "longbow"}})  # fmt: skip
+    hero = game.state.figures["ranger"]
+    assert hero["gold"] == 10 and hero["items"][0]["id"] == "longbow"
+    with pytest.raises(SetupError):
+        new_game("cardcombat", scenario="crypt", seats={"hero1": None}, seed=2,
+                 options={"campaign": camp, "buy": {"hero1": "war_axe"}})  # fmt: skip
+
+
+def test_each_race_and_class_only_once() -> None:
+    with pytest.raises(SetupError):
+        two_heroes(race={"hero1": "elf", "hero2": "elf"})
+    game = two_heroes(race={"hero1": "elf"}, **{"class": {"hero2": "warrior"}})
+    heroes = [f for f in game.state.figures.values() if f["kind"] == "hero"]
+    assert len({h["race"] for h in heroes}) == 2 and len({h["cls"] for h in heroes}) == 2
+
+
+def test_being_hasty_adds_speed_and_cools_down() -> None:
+    camp = {"hero1": {"race": "human", "class": "warrior", "xp": 0, "gold": 0, "items": ["being_hasty"]}}
+    game = new_game("cardcombat", scenario="crypt", seats={"hero1": None}, seed=2, options={"campaign": camp})
+    game.apply("hero1", "use warrior being_hasty")
+    game.apply("hero1", "commit warrior rally")
+    st: CCState = game.state
+    assert ["hero", "warrior", 4] in st.order
+    assert st.figures["warrior"]["items"][0]["cd"] == 4
+
+
+def test_summoned_wolf_is_played_by_its_summoner() -> None:
+    game = new_game("cardcombat", scenario="crypt", seats={"hero1": None}, seed=2,
+                    options={"class": {"hero1": "druid"}})  # fmt: skip
+    game.apply("hero1", "commit druid call_wolf")
+    st: CCState = game.state
+    while st.turn.get("fig") != "druid" and game.outcome is None:
+        seat = sorted(game.seats_to_act())[0]
+        game.apply(seat, game.bot_command(seat))
+    if game.outcome is None:
+        opt = next(c for c in game.legal_commands("hero1") if c.verb == "summon")
+        game.apply("hero1", opt)
+        assert st.figures["wolf1"]["owner"] == "druid"
+
+
+def test_hints_and_turn_label() -> None:
+    game = two_heroes()
+    assert game.turn_label() == "round 1/10, commit"
+    game.apply("hero1", "commit warrior rally")
+    game.apply("hero2", "commit mage firebolt")
+    seat = sorted(game.seats_to_act())[0]
+    if game.state.turn.get("fig"):
+        assert game.hints(seat).unit == game.state.turn["fig"]
+    assert set(game.ruleset.seat_colours(game.state)) == {"hero1", "hero2"}
