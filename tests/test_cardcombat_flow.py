@@ -8,7 +8,6 @@ import pytest
 
 from engine import SetupError, new_game
 from engine.core import Event
-from engine.rulesets.cardcombat import actions as A
 from engine.rulesets.cardcombat import rules as R
 from engine.rulesets.cardcombat.content import cards
 from engine.rulesets.cardcombat.state import CCState
@@ -23,7 +22,7 @@ def two_heroes(seed: int = 4, **options: Any) -> Any:
 def test_commit_budget_and_reveal_in_speed_order() -> None:
     game = two_heroes()
     st: CCState = game.state
-    war, mage = st.figures["warrior"], st.figures["mage"]
+    war = st.figures["warrior"]
     for c in game.legal_commands("hero1"):
         if c.args[1] != "rest":
             assert sum(cards()[x].cost for x in c.args[1:]) <= war["stamina"]
