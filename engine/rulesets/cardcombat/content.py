@@ -21,6 +21,7 @@ Action notation (one action; a card lists several separated by ``;``, resolved i
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -466,7 +467,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         "kill_all",
         (),
         ("skeleton", "shadow"),
-        "",
+        "wraith_knight",
         (
             "############",
             "#1.2....#..#",
@@ -475,11 +476,11 @@ SCENARIOS: tuple[Scenario, ...] = (
             "###.#####..#",
             "#......^...#",
             "#.bb.......#",
-            "#.b....#####",
-            "#......#...#",
+            "#.b....#..##",
+            "#......#.B.#",
             "############",
         ),
-        "Clear the crypt of its restless dead: kill every enemy within 10 rounds.",
+        "Clear the crypt of its restless dead and their Wraith Knight: kill every enemy within 10 rounds.",
     ),
     Scenario(
         "orc_camp",
@@ -514,15 +515,16 @@ SCENARIOS: tuple[Scenario, ...] = (
         ("earth_golem", "flesh_golem"),
         "",
         (
-            "##############",
-            "#1...#.......#",
-            "#2...#..aa...#",
-            "#3.......^...#",
-            "#4...#..a...E#",
-            "######.......#",
-            "#.....^..bb..#",
-            "#............#",
-            "##############",
+            "####################",
+            "#1..#..........#...#",
+            "#2..#..^.......#.a.#",
+            "#3..#..####....#..E#",
+            "#4.....#..#..^.#.a.#",
+            "#......#..#....#...#",
+            "####.###..###..#.#.#",
+            "#...............b..#",
+            "#..^......^....b...#",
+            "####################",
         ),
         "Get through the forge: every hero still standing must reach the exit E within 12 rounds.",
     ),
@@ -531,14 +533,14 @@ SCENARIOS: tuple[Scenario, ...] = (
         "Den of the Ogre",
         3,
         12,
-        "kill_boss",
+        "kill_all",
         ("aided_by_darkness",),
-        ("orc",),
+        ("orc", "orc_ranger"),
         "ogre",
         (
             "#############",
-            "#1.2.....#..#",
-            "#3.4..^..#..#",
+            "#1.2.....#.b#",
+            "#3.4..^..#.b#",
             "#........#..#",
             "####..####..#",
             "#...........#",
@@ -547,7 +549,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             "#...........#",
             "#############",
         ),
-        "Slay the Ogre within 12 rounds; its orc guard fights on, but the Ogre is what matters.",
+        "Slay the Ogre, its orc guard and the archers on the ledge within 12 rounds.",
     ),
 )
 
@@ -650,7 +652,26 @@ def scenarios() -> dict[str, Scenario]:
             raise ContentError(f"content.SCENARIOS {s.id}: boss {s.boss} needs a B square.")
         if s.objective == "escape" and "E" not in text:
             raise ContentError(f"content.SCENARIOS {s.id}: an escape needs an exit E.")
+        if not connected(list(s.rows)):
+            raise ContentError(f"content.SCENARIOS {s.id}: some floor squares cannot be reached.")
         if any(r not in RULES for r in s.rules):
             raise ContentError(f"content.SCENARIOS {s.id}: unknown scenario rule.")
         out[s.id] = s
     return out
+
+
+def connected(rows: list[str]) -> bool:
+    """Whether every non-wall square can be walked to from every other (8 directions)."""
+    cells = {(x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch != "#"}
+    start = next(iter(sorted(cells)))
+    seen = {start}
+    q = deque([start])
+    while q:
+        x, y = q.popleft()
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                n = (x + dx, y + dy)
+                if n in cells and n not in seen:
+                    seen.add(n)
+                    q.append(n)
+    return seen == cells

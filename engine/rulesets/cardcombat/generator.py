@@ -3,11 +3,18 @@ level and a square map, all drawn from the game's generator (so a seed always gi
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from engine.dice import Rng
-from engine.rulesets.cardcombat.content import ADJECTIVES, NOUNS, OBJECTIVES, PLACES, REWARDS, RULES
+from engine.rulesets.cardcombat.content import (
+    ADJECTIVES,
+    NOUNS,
+    OBJECTIVES,
+    PLACES,
+    REWARDS,
+    RULES,
+    connected,
+)
 
 GROUPS = ("orc", "orc_ranger", "skeleton", "shadow", "earth_golem", "flesh_golem", "gargoyle", "naga")
 BIG = ("ogre", "giant", "wraith_knight", "ice_troll", "corrupted_elemental")
@@ -72,20 +79,3 @@ def make_map(rng: Rng, n_groups: int) -> list[str]:
         rows = ["".join(r) for r in grid]
         if connected(rows):
             return rows
-
-
-def connected(rows: list[str]) -> bool:
-    """Whether every non-wall square can be walked to from every other (8 directions)."""
-    cells = {(x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch != "#"}
-    start = next(iter(sorted(cells)))
-    seen = {start}
-    q = deque([start])
-    while q:
-        x, y = q.popleft()
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                n = (x + dx, y + dy)
-                if n in cells and n not in seen:
-                    seen.add(n)
-                    q.append(n)
-    return seen == cells

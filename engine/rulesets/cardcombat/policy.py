@@ -36,9 +36,11 @@ def commit_weight(c: Command) -> int:
     w = 0
     for cid in c.args[1:]:
         card = cards()[cid]
+        if any(a.needs for a in card.actions) and card.cooldown < 0:
+            w -= 20  # a discard card whose best line needs a rift: keep it for later
         w += 4 * card.cost + sum(6 for a in card.actions if a.kind in ("melee", "ranged"))
         w += sum(3 for a in card.actions if a.kind in ("move", "heal", "summon"))
-    return w
+    return max(1, w)
 
 
 def bot_weights(st: CCState, seat: str, options: list[Command]) -> list[int]:
@@ -59,6 +61,8 @@ def bot_weights(st: CCState, seat: str, options: list[Command]) -> list[int]:
                 after = min(chebyshev(to, x) for x in g)
                 cost = "stamina" in c.label
                 w = max(1, 30 + 8 * (before - after) - (6 if cost else 0)) if after < before else 1
+                if "via a trap" in c.label:
+                    w = max(1, w - 25)
                 if act is not None and act.kind == "move" and after >= before:
                     w = 2
         elif c.verb == "split" and st.pending.get("targets"):
@@ -67,6 +71,9 @@ def bot_weights(st: CCState, seat: str, options: list[Command]) -> list[int]:
             r, d = int(c.args[1]), int(c.args[2])
             reaches = chebyshev(R.pos(f), R.pos(t)) <= r + int(st.pending.get("mods", {}).get("range", 0))
             w = 10 + 10 * d if reaches else 1
+        elif c.verb == "heal":
+            ally = st.figures[c.args[1]]
+            w = 5 + 8 * min(ally["max_hp"] - ally["hp"], 4)
         elif c.verb == "end":
             w = 40 if act is None else 1
         elif c.verb == "skip" and act is not None and act.kind in ("move",):

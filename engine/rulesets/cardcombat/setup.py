@@ -26,8 +26,8 @@ ADVENTURE = ("crypt", "orc_camp", "golem_forge", "ogre_den")  # then generated s
 
 
 def group_size(heroes: int) -> int:
-    """Normal enemies per group besides its Captain: one per hero beyond the first (at least one)."""
-    return max(1, heroes - 1)
+    """Normal enemies per group besides its Captain: one per hero."""
+    return heroes
 
 
 def choose_heroes(options: SetupOptions, seats: list[str]) -> dict[str, dict[str, Any]]:
