@@ -10,7 +10,7 @@ Grammar (verb first; ``<fig>`` is a hero's class id or a summon's id):
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import Any
 
 from engine.core import Command, Event
@@ -85,11 +85,11 @@ def commit_options(st: CCState, f: dict[str, Any]) -> list[Command]:
         card = cards()[c]
         if card.cost <= b:
             out.append(Command("commit", (hid, c), f"{card.name} (speed {card.cost})"))
-    for a, c in combinations(avail, 2):
+    for a, c in permutations(avail, 2):  # the order given is the order the cards are played in
         cost = cards()[a].cost + cards()[c].cost
         if cost <= b:
             out.append(
-                Command("commit", (hid, a, c), f"{cards()[a].name} + {cards()[c].name} (speed {cost})")
+                Command("commit", (hid, a, c), f"{cards()[a].name}, then {cards()[c].name} (speed {cost})")
             )
     return out
 

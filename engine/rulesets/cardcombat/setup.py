@@ -26,7 +26,8 @@ ADVENTURE = ("crypt", "orc_camp", "golem_forge", "ogre_den")  # then generated s
 
 
 def group_size(heroes: int) -> int:
-    """Normal enemies per group besides its Captain: one per hero."""
+    """Normal enemies per group besides its Captain: one per hero (tuned for a party of two: see the balance
+    figures in docs/rulings/cardcombat.md)."""
     return heroes
 
 
