@@ -200,3 +200,57 @@ def test_hints_and_turn_label() -> None:
     if game.state.turn.get("fig"):
         assert game.hints(seat).unit == game.state.turn["fig"]
     assert set(game.ruleset.seat_colours(game.state)) == {"hero1", "hero2"}
+
+
+def hero_turn(
+    scenario: str = "crypt", seed: int = 2, card: str = "rally"
+) -> tuple[Any, CCState, dict[str, Any]]:
+    """A one-hero game at the start of the warrior's turn with ``card`` committed (enemies moved away)."""
+    game = new_game("cardcombat", scenario=scenario, seats={"hero1": None}, seed=seed)
+    st: CCState = game.state
+    for f in st.figures.values():
+        if f["kind"] == "enemy":
+            f["move"] = 0
+    st.decks = {}
+    for t in ("skeleton", "shadow", "wraith_knight"):
+        st.decks[t] = {"draw": [1], "discard": []}  # slow cards: speed 5/6/5 - the hero at 2 goes last
+    game.apply("hero1", f"commit warrior {card}")
+    while st.turn.get("fig") != "warrior" and game.outcome is None:
+        seat = sorted(game.seats_to_act())[0]
+        game.apply(seat, game.bot_command(seat))
+    return game, st, st.figures["warrior"]
+
+
+def test_extra_squares_cost_stamina_and_one_stamina_move_a_round() -> None:
+    game, st, war = hero_turn()
+    pool = st.turn["pool"]
+    far = [c for c in game.legal_commands("hero1") if c.verb == "move" and "stamina" in c.label]
+    assert far, "squares beyond the card's 3 can be bought with stamina"
+    game.apply("hero1", far[0])
+    assert st.turn["pool"] < pool
+    game.apply("hero1", "skip warrior")  # the melee
+    moves = [c for c in game.legal_commands("hero1") if c.verb == "move"]
+    if st.turn["pool"] > 0:
+        game.apply("hero1", moves[0])
+        assert war["moved_free"]
+        assert not [c for c in game.legal_commands("hero1") if c.verb == "move"]
+
+
+def test_a_trap_hurts_the_hero_who_steps_on_it() -> None:
+    game, st, war = hero_turn()
+    hp = war["hp"]
+    events: list[Event] = []
+    trap = next((x, y) for y, r in enumerate(st.scenario["rows"]) for x, ch in enumerate(r) if ch == "^")
+    from engine.rulesets.cardcombat.actions import walk
+
+    walk(st, war, [trap], events)
+    assert war["hp"] == hp - R.TRAP_DAMAGE
+
+
+def test_reaching_out_and_fog_of_war() -> None:
+    game, st, war = hero_turn()
+    assert R.reach(st, war) == 1
+    st.scenario["rules"] = ["reaching_out", "fog_of_war"]
+    assert R.reach(st, war) == 2
+    here = R.pos(war)
+    assert not R.sees(st, here, (here[0] + 5, here[1]), hero=True)
