@@ -254,3 +254,23 @@ def test_reaching_out_and_fog_of_war() -> None:
     assert R.reach(st, war) == 2
     here = R.pos(war)
     assert not R.sees(st, here, (here[0] + 5, here[1]), hero=True)
+
+
+def test_round_timeout_answer_rests_the_hero() -> None:
+    game = two_heroes()
+    decision = game.awaiting()[0]
+    assert decision.default is not None
+    game.apply("hero1", decision.default.text)
+    assert game.log[-1].text == "commit warrior rest"
+
+
+def test_carry_limit_is_half_the_stamina() -> None:
+    full = ["longbow", "short_sword", "lucky_charm", "keen_eye"]  # elf ranger: stamina 8, limit 4
+    camp = {"hero1": {"race": "elf", "class": "ranger", "xp": 0, "gold": 500, "items": full}}
+    with pytest.raises(SetupError):
+        new_game("cardcombat", scenario="crypt", seats={"hero1": None}, seed=2,
+                 options={"campaign": camp, "buy": {"hero1": "rush_of_energy"}})  # fmt: skip
+    game = new_game("cardcombat", scenario="crypt", seats={"hero1": None}, seed=2, options={"campaign": camp})
+    hero = game.state.figures["ranger"]
+    R.take_loot(game.state, hero, "item:rush_of_energy", [])
+    assert len(hero["items"]) == 4 and hero["gold"] == 500 + 25

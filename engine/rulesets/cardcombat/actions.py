@@ -487,6 +487,9 @@ def check(st: CCState, seat: str, text: str) -> Command:
     words = text.lower().split()
     if not words or words[0] not in VERBS:
         raise UnknownCommand(f"'{text}' is not a Dark Realms command. Verbs: {', '.join(VERBS)}.")
+    hero = R.hero_of(st, seat)
+    if words == ["commit", "rest"] and hero is not None:
+        words = ["commit", hero["id"], "rest"]  # the round's timeout answer names no hero
     options = legal(st, seat)
     wanted = " ".join(words)
     for c in options:

@@ -326,6 +326,12 @@ def on_death(
         by["xp"] = by.get("xp", 0) + 2
 
 
+def carry_limit(stamina: int) -> int:
+    """How many items a hero can carry: half its stamina stat, rounded down (the Item Cards page says stamina
+    sets it and gives no formula)."""
+    return stamina // 2
+
+
 def prize_text(prize: str) -> str:
     """'3 gold' or an item's name."""
     kind, what = prize.split(":", 1)
@@ -333,9 +339,14 @@ def prize_text(prize: str) -> str:
 
 
 def take_loot(st: CCState, hero: dict[str, Any], prize: str, events: list[Event]) -> None:
-    """A hero takes a loot prize: gold (doubled by Wealth of the Ancients) or an item (gold if held)."""
+    """A hero takes a loot prize: gold (doubled by Wealth of the Ancients) or an item (half its price in gold
+    if the hero holds it already or carries as many items as half its stamina)."""
     kind, what = prize.split(":", 1)
-    if kind == "item" and what not in item_ids(hero):
+    if (
+        kind == "item"
+        and what not in item_ids(hero)
+        and len(hero["items"]) < carry_limit(int(hero["stamina"]))
+    ):
         hero["items"].append({"id": what, "cd": 0, "active": False})
         events.append(Event(f"{hero['name']} takes {items()[what].name}."))
         return

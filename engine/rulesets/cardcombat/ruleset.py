@@ -81,7 +81,7 @@ class CardCombat(Ruleset):
                 return []
             return [Decision("simultaneous", frozenset(seats),
                              f"Round {st.round}: commit up to two action cards (hidden until everyone has).",
-                             default=None)]  # fmt: skip
+                             default=Command("commit", ("rest",), "Play no card this round"))]  # fmt: skip
         fid = st.turn.get("fig")
         if not fid:
             return []

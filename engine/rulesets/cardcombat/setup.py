@@ -86,6 +86,11 @@ def choose_heroes(options: SetupOptions, seats: list[str]) -> dict[str, dict[str
             card = items().get(buy)
             if card is None:
                 raise SetupError(f"There is no item '{buy}'.")
+            limit = R.carry_limit(R.hero_stats(h["race"], h["class"], int(h["level"]))["stamina"])
+            if len(h["items"]) >= limit:
+                raise SetupError(
+                    f"This hero already carries {len(h['items'])} items, as many as half its stamina."
+                )
             if card.level > h["level"] or card.price > int(h["gold"]) or buy in h["items"]:
                 raise SetupError(f"{card.name} costs {card.price} gold and needs level {card.level}; "
                                  f"this hero has {h['gold']} gold, level {h['level']}.")  # fmt: skip
