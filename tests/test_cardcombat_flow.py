@@ -274,3 +274,15 @@ def test_carry_limit_is_half_the_stamina() -> None:
     hero = game.state.figures["ranger"]
     R.take_loot(game.state, hero, "item:rush_of_energy", [])
     assert len(hero["items"]) == 4 and hero["gold"] == 500 + 25
+
+
+def test_printed_xp_is_earned_only_when_the_action_is_performed() -> None:
+    from engine.rulesets.cardcombat.actions import pop_action
+
+    game, st, war = hero_turn()
+    xp = war["xp"]
+    st.turn["queue"] = [["card", "inferno", 0], ["card", "inferno", 0]]  # 'fire: ranged ... xp2'
+    pop_action(st, performed=False)
+    assert war["xp"] == xp
+    pop_action(st, performed=True)
+    assert war["xp"] == xp + 2

@@ -68,7 +68,7 @@ def begin_round(st: CCState, events: list[Event]) -> None:
         ]
         if free and heroes:
             spot = max(free, key=lambda c: (min(chebyshev(c, p) for p in heroes), -c[1], -c[0]))
-            e = R.make_enemy(st, "corrupted_elemental", False, spot, "ele")
+            e = R.make_enemy(st, "corrupted_elemental", False, spot, "elereinf")
             st.figures[e["id"]] = e
             st.flags["reinforced"] = True
             events.append(Event(f"Reinforcements: a Corrupted Elemental appears on {cell_name(spot)}."))
@@ -256,9 +256,13 @@ def current(st: CCState) -> Action | None:
     return action_of(q[0]) if q else None
 
 
-def pop_action(st: CCState) -> None:
-    """The current action is done (or given up)."""
-    st.turn["queue"].pop(0)
+def pop_action(st: CCState, performed: bool = False) -> None:
+    """The current action is done (or given up); a performed action earns the XP printed on it."""
+    ref = st.turn["queue"].pop(0)
+    f = st.figures[st.turn["fig"]]
+    xp = action_of(ref).xp
+    if performed and xp and f["kind"] == "hero":
+        f["xp"] = int(f.get("xp", 0)) + xp
     st.turn["allow"] = -1
     st.turn.pop("gated", None)
 
@@ -276,9 +280,6 @@ def settle(st: CCState, events: list[Event]) -> None:
                 pop_action(st)
                 continue
             st.turn["gated"] = True
-        if act.xp and f["kind"] == "hero" and not st.turn.get("xp_paid"):
-            f["xp"] = f.get("xp", 0) + act.xp
-            st.turn["xp_paid"] = True
         if act.kind == "shield":
             f["shield"] = int(f.get("shield", 0)) + act.x
             events.append(Event(f"{f['name']} raises a shield: defence {act.x} to the end of the round."))
@@ -302,8 +303,7 @@ def settle(st: CCState, events: list[Event]) -> None:
             return
         else:
             return
-        st.turn.pop("xp_paid", None)
-        pop_action(st)
+        pop_action(st, performed=True)
 
 
 def finish_turn(st: CCState, events: list[Event]) -> None:
@@ -591,19 +591,19 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
         st.turn["pool"] = pool - max(0, steps - free)
         walk(st, f, R.route(best, to), events)
         if card_move:
-            pop_action(st)
+            pop_action(st, performed=True)
         else:
             f["moved_free"] = True
     elif v == "attack":
         assert act is not None
         mods = dict(st.turn.get("mods", {}))
         st.turn["mods"] = {"used": mods.get("used", [])}
-        pop_action(st)
+        pop_action(st, performed=True)
         R.start_attack(st, f, list(a[1:]), act, mods, events)
     elif v in ("heal", "cast"):
         assert act is not None
         tgt = st.figures[a[1]]
-        pop_action(st)
+        pop_action(st, performed=True)
         if v == "heal":
             R.heal(st, tgt, act.x, events)
         else:
@@ -612,7 +612,7 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
         to = R.parse_cell_for(st, a[1])
         f["pos"] = [to[0], to[1]]
         events.append(Event(f"{f['name']} teleports to {a[1]}."))
-        pop_action(st)
+        pop_action(st, performed=True)
     elif v == "summon":
         assert act is not None
         to = R.parse_cell_for(st, a[1])
@@ -621,13 +621,13 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
         st.figures[sid] = R.make_summon(f, act.what, to, sid)
         events.append(Event(f"{f['name']} summons a {SUMMONS[act.what][0]} ({sid}) on {a[1]}; it acts after "
                             f"{f['name']} from next round."))  # fmt: skip
-        pop_action(st)
+        pop_action(st, performed=True)
     elif v == "rift":
         assert act is not None
         to = R.parse_cell_for(st, a[1])
         st.rifts.append([to[0], to[1], act.what])
         events.append(Event(f"A {act.what} rift opens on {a[1]}."))
-        pop_action(st)
+        pop_action(st, performed=True)
     elif v == "boost":
         card = items()[a[1]]
         it = next(i for i in f["items"] if i["id"] == a[1])
@@ -666,7 +666,7 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
         R.take_loot(st, f, pile[2], events)
     elif v == "skip":
         events.append(Event(f"{f['name']} skips '{act.text if act else ''}'."))
-        pop_action(st)
+        pop_action(st, performed=False)
     elif v == "end":
         events.append(Event(f"{f['name']} ends the turn.", board=True))
         finish_turn(st, events)
