@@ -286,3 +286,27 @@ def test_printed_xp_is_earned_only_when_the_action_is_performed() -> None:
     assert war["xp"] == xp
     pop_action(st, performed=True)
     assert war["xp"] == xp + 2
+
+
+def test_enemy_opens_a_rift_toward_the_heroes_and_uses_it_unless_elemental_fury() -> None:
+    for fury in (False, True):
+        game = new_game("cardcombat", scenario="crypt", seats={"hero1": None}, seed=1)
+        st: CCState = game.state
+        hero = R.hero_of(st, "hero1")
+        assert hero is not None
+        st.figures = {hero["id"]: hero}
+        hero.update(pos=[1, 5], hp=30, max_hp=30)
+        ele = R.make_enemy(st, "corrupted_elemental", False, (4, 5), "ele")
+        ele["move"] = 2  # card 0: move -2, so it stays put (3 away: in its range 3)
+        st.figures["ele"] = ele
+        st.scenario["rules"] = ["elemental_fury"] if fury else []
+        st.rng.script = [4]
+        events: list[Event] = []
+        R.enemy_turn(st, ele, 0, events)  # 'rift fire; fire: ranged r3 +2'
+        text = " ".join(e.text for e in events)
+        if fury:
+            (x, y, element) = st.rifts[0]
+            assert element == "fire" and R.chebyshev((x, y), (1, 5)) == 2 and R.chebyshev((x, y), (4, 5)) == 1
+            assert hero["hp"] == 30 and "Elemental Fury" in text
+        else:
+            assert st.rifts == [] and hero["hp"] == 30 - (ele["ranged"] + 2)

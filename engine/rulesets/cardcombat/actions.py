@@ -127,7 +127,7 @@ def reveal(st: CCState, events: list[Event]) -> None:
         idx = deck["draw"].pop(0)
         st.drawn[t] = idx
         card = enemies()[t].deck[idx]
-        events.append(Event(f"{enemies()[t].name}: speed {card.speed}, {card.action.text}."))
+        events.append(Event(f"{enemies()[t].name}: speed {card.speed}, {card.text}."))
         entries.append((-card.speed, 1, i, ["enemy", t, card.speed]))
     entries.sort(key=lambda e: (e[0], e[1], e[2]))
     st.order = []

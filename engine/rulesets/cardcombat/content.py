@@ -93,11 +93,17 @@ class Origin:
 
 @dataclass(frozen=True)
 class EnemyCard:
-    """One card of an enemy type's speed deck: speed, movement change and its attack (or other) action."""
+    """One card of an enemy type's speed deck: speed, movement change and its actions (an attack, perhaps a
+    rift and a rift-gated action), resolved in order after the move."""
 
     speed: int
     move: int  # added to the type's movement stat
-    action: Action
+    actions: tuple[Action, ...]
+
+    @property
+    def text(self) -> str:
+        """The card's actions as written."""
+        return "; ".join(a.text for a in self.actions)
 
 
 @dataclass(frozen=True)
@@ -391,11 +397,11 @@ ENEMIES: tuple[tuple[str, str, str, str, str, bool, tuple[str, ...]], ...] = (
     ("giant", "Giant", "gia", "boss", "1", False,
      ("2 | -1 | melee +2", "4 | -1 | melee t2 push1", "3 | -1 | ranged r4 =4", "5 | -2 | melee stun")),
     ("wraith_knight", "Wraith Knight", "wra", "boss", "dice", False,
-     ("6 | -2 | melee +1 confuse", "5 | -2 | melee t2", "7 | -3 | ranged r3 mark", "4 | -2 | melee poison")),
+     ("6 | -2 | rift darkness; melee +1 confuse", "5 | -2 | melee t2", "7 | -3 | ranged r3 mark", "4 | -2 | melee poison; darkness: melee")),
     ("ice_troll", "Ice Troll", "tro", "boss", "2", False,
      ("3 | -2 | melee paralyze", "4 | -2 | melee +1", "2 | -1 | melee t2", "5 | -3 | ranged r3 =3 paralyze")),
     ("corrupted_elemental", "Corrupted Elemental", "ele", "boss", "dice", True,
-     ("5 | -2 | ranged r3 +1", "6 | -2 | melee t2", "4 | -1 | ranged r4 wound", "7 | -3 | melee +1 stun")),
+     ("5 | -2 | rift fire; fire: ranged r3 +2", "6 | -2 | melee t2", "4 | -1 | ranged r4 wound", "7 | -3 | melee +1 stun")),
 )  # fmt: skip
 
 # -- items ----------------------------------------------------------------------------------------------
@@ -607,7 +613,7 @@ def enemies() -> dict[str, EnemyType]:
         parsed = []
         for j, line in enumerate(deck):
             p = _row(line, 3, f"{where} card {j + 1}")
-            parsed.append(EnemyCard(int(p[0]), int(p[1]), parse_action(p[2], f"{where} card {j + 1}")))
+            parsed.append(EnemyCard(int(p[0]), int(p[1]), parse_actions(p[2], f"{where} card {j + 1}")))
         if eid not in ENEMY_TABLES:
             raise ContentError(f"{where}: no stats table.")
         out[eid] = EnemyType(eid, name, short, rank, defence == "dice", 0 if defence == "dice" else int(defence),

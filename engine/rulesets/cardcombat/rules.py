@@ -717,23 +717,22 @@ def pick_targets(st: CCState, e: dict[str, Any], n: int, dist: dict[Cell, int]) 
 
 def enemy_turn(st: CCState, e: dict[str, Any], card_index: int, events: list[Event]) -> None:
     """One enemy's turn with its type's drawn speed card: poison, then move toward its target by the
-    priority list, stopping as soon as it is in range (around traps where it can), then its action."""
+    priority list, stopping as soon as it is in range (around traps where it can), then its actions in order
+    (a rift it opens goes as close to the heroes as it can; a rift-gated action needs a rift unless the
+    scenario's Elemental Fury forbids enemies rifts)."""
     t = enemies()[e["type"]]
     card = t.deck[card_index]
     start_turn_statuses(st, e, events)
     if e["hp"] <= 0:
         return
-    act = card.action
-    if act.needs and ("elemental_fury" in st.scenario["rules"] or not use_rift(st, e, act.needs, events)):
-        events.append(Event(f"{e['name']} has no {act.needs} rift: the action fails."))
-        end_turn_statuses(e)
-        return
+    attacks = [a for a in card.actions if a.kind in ("melee", "ranged")]
+    main = attacks[0] if attacks else card.actions[0]
     steps = max(0, int(e["move"]) + card.move + (1 if has(e, "adrenaline") else 0))
     e["st"].pop("adrenaline", None)
     rng_needed = (
-        act.range if act.kind == "ranged" and act.range else (reach(st, e) if act.kind == "melee" else 3)
+        main.range if main.kind == "ranged" and main.range else (reach(st, e) if main.kind == "melee" else 3)
     )
-    dist = distance_map(st, e, avoid_traps=True)
+    dist = distance_map(st, e, avoid_traps=False)
     targets = pick_targets(st, e, 1, dist)
     if not targets:
         end_turn_statuses(e)
@@ -742,40 +741,85 @@ def enemy_turn(st: CCState, e: dict[str, Any], card_index: int, events: list[Eve
     if not has(e, "paralyze") and not (
         chebyshev(pos(e), pos(goal)) <= rng_needed and sees(st, pos(e), pos(goal))
     ):
-        best = paths(st, e, steps, avoid_traps=True)
-        options = [c for c in best if c == pos(e) or not occupant(st, c)]
-
-        def score(c: Cell) -> tuple[int, int, int, int, int]:
-            in_range = chebyshev(c, pos(goal)) <= rng_needed and sees(st, c, pos(goal))
-            # in range first; then fewest traps; then fewest steps (stop as soon as in range);
-            # out of range: closest by walking distance from the target.
-            gd = goal_distance(st, goal, c)
-            return (0 if in_range else 1, best[c][1], best[c][0] if in_range else gd, gd, c[1] * 100 + c[0])
-
-        dest = min(options, key=score)
-        if dest != pos(e):
-            walked = route(best, dest)
-            e["pos"] = [dest[0], dest[1]]
-            st.trail = [[c[0], c[1]] for c in walked]
-            events.append(Event(f"{e['name']} moves to {cell_name(dest)}."))
-            for c in walked:
-                if is_trap(st, c) and not e.get("flying"):
-                    events.append(Event(f"{e['name']} walks through a trap on {cell_name(c)}."))
-                    hurt(st, e, TRAP_DAMAGE, events)
-            if e["hp"] <= 0:
-                return
-    if act.kind in ("melee", "ranged"):
-        if has(e, "disarm"):
-            events.append(Event(f"{e['name']} is disarmed and cannot attack."))
-        else:
+        enemy_move(st, e, goal, steps, rng_needed, events)
+        if e["hp"] <= 0:
+            return
+    for act in card.actions:
+        if e["hp"] <= 0 or st.result is not None:
+            return
+        if act.needs:
+            if "elemental_fury" in st.scenario["rules"]:
+                events.append(Event(f"Elemental Fury: {e['name']} cannot use rifts; '{act.text}' fails."))
+                continue
+            if not use_rift(st, e, act.needs, events):
+                events.append(Event(f"{e['name']} has no {act.needs} rift: '{act.text}' fails."))
+                continue
+        if act.kind == "rift":
+            enemy_rift(st, e, act.what, events)
+        elif act.kind in ("melee", "ranged"):
+            if has(e, "disarm"):
+                events.append(Event(f"{e['name']} is disarmed and cannot attack."))
+                continue
             limit = potential_range(st, e, act)
             in_reach = [g for g in foes(st, e) if can_target(st, e, g, act, limit)]
             picked = [g for g in pick_targets(st, e, len(in_reach), dist) if g in in_reach][: act.targets]
             if picked:
                 start_attack(st, e, [g["id"] for g in picked], act, {}, events)
+                st.pending = {}
             else:
                 events.append(Event(f"{e['name']} has no one in reach."))
+        elif act.kind == "shield":
+            e["shield"] = int(e.get("shield", 0)) + act.x
+        elif act.kind == "heal":
+            heal(st, e, act.x, events)
+    st.flags.pop("rift_here", None)
     end_turn_statuses(e)
+
+
+def enemy_move(
+    st: CCState, e: dict[str, Any], goal: dict[str, Any], steps: int, rng_needed: int, events: list[Event]
+) -> None:
+    """Walk toward ``goal``: a square in range (and sight) if one is reachable, with the fewest traps and then
+    the fewest steps; otherwise the reachable square nearest the goal. Traps on the way hurt."""
+    best = paths(st, e, steps, avoid_traps=True)
+    options = [c for c in best if c == pos(e) or not occupant(st, c)]
+
+    def score(c: Cell) -> tuple[int, int, int, int, int]:
+        in_range = chebyshev(c, pos(goal)) <= rng_needed and sees(st, c, pos(goal))
+        gd = goal_distance(st, goal, c)
+        return (0 if in_range else 1, best[c][1], best[c][0] if in_range else gd, gd, c[1] * 100 + c[0])
+
+    dest = min(options, key=score)
+    if dest == pos(e):
+        return
+    walked = route(best, dest)
+    e["pos"] = [dest[0], dest[1]]
+    st.trail = [[c[0], c[1]] for c in walked]
+    events.append(Event(f"{e['name']} moves to {cell_name(dest)}."))
+    for c in walked:
+        if is_trap(st, c) and not e.get("flying"):
+            events.append(Event(f"{e['name']} walks through a trap on {cell_name(c)}."))
+            hurt(st, e, TRAP_DAMAGE, events)
+
+
+def enemy_rift(st: CCState, e: dict[str, Any], element: str, events: list[Event]) -> None:
+    """An enemy opens a rift on the empty square within its reach closest to a hero (none if no square)."""
+    heroes = [pos(f) for f in alive(st) if f["kind"] == "hero"]
+    here, rch = pos(e), reach(st, e)
+    spots = [
+        (x, y)
+        for x in range(here[0] - rch, here[0] + rch + 1)
+        for y in range(here[1] - rch, here[1] + rch + 1)
+        if (x, y) != here
+        and not is_wall(st, (x, y))
+        and not occupant(st, (x, y))
+        and not any((r[0], r[1]) == (x, y) for r in st.rifts)
+    ]
+    if not spots or not heroes:
+        return
+    spot = min(spots, key=lambda c: (min(chebyshev(c, h) for h in heroes), c[1], c[0]))
+    st.rifts.append([spot[0], spot[1], element])
+    events.append(Event(f"{e['name']} opens a {element} rift on {cell_name(spot)}."))
 
 
 def goal_distance(st: CCState, goal: dict[str, Any], c: Cell) -> int:
