@@ -8,6 +8,7 @@ import pytest
 
 from engine import SetupError, new_game
 from engine.core import Event
+from engine.rulesets.cardcombat import actions as A
 from engine.rulesets.cardcombat import rules as R
 from engine.rulesets.cardcombat.content import cards
 from engine.rulesets.cardcombat.state import CCState
@@ -310,3 +311,33 @@ def test_enemy_opens_a_rift_toward_the_heroes_and_uses_it_unless_elemental_fury(
             assert hero["hp"] == 30 and "Elemental Fury" in text
         else:
             assert st.rifts == [] and hero["hp"] == 30 - (ele["ranged"] + 2)
+
+
+def test_rings_rotate_and_bite() -> None:
+    game = two_heroes()
+    st: CCState = game.state
+    st.scenario["rules"] = ["cursed_ring", "ring_of_cloak"]
+    A.begin_round(st, [])
+    assert st.flags["ring_carrier"] == "warrior"
+    st.round = 2
+    A.begin_round(st, [])
+    assert st.flags["ring_carrier"] == "mage"
+    mage, war = st.figures["mage"], st.figures["warrior"]
+    act = cards()["charge"].actions[1]
+    assert R.miss_limit(st, mage, war, act, False) == 2 and R.miss_limit(st, war, mage, act, False) == 1
+    st.order = [["hero", "mage", 5], ["hero", "warrior", 3]]
+    assert R.fastest_speed(st, mage) == -5
+
+
+def test_resolve_recollects_one_card_per_scenario() -> None:
+    game = two_heroes()
+    st: CCState = game.state
+    st.scenario["rules"] = ["resolve"]
+    war = st.figures["warrior"]
+    war["discard"] = ["last_stand"]
+    war["cooldown"] = {"cleave": 1}
+    texts = {c.text for c in game.legal_commands("hero1")}
+    assert "recollect warrior last_stand" in texts and "recollect warrior cleave" in texts
+    game.apply("hero1", "recollect warrior last_stand")
+    assert "last_stand" in A.available_cards(war)
+    assert not [c for c in game.legal_commands("hero1") if c.verb == "recollect"]

@@ -20,7 +20,7 @@ from engine.rulesets.cardcombat import rules as R
 from engine.rulesets.cardcombat.content import SUMMONS, Action, cards, enemies, items, parse_actions
 from engine.rulesets.cardcombat.state import CCState
 
-VERBS = ("commit", "use", "move", "attack", "split", "reroll", "accept", "heal", "cast", "teleport", "summon",
+VERBS = ("commit", "recollect", "use", "move", "attack", "split", "reroll", "accept", "heal", "cast", "teleport", "summon",
          "rift", "boost", "loot", "skip", "end")  # fmt: skip
 
 
@@ -72,6 +72,12 @@ def begin_round(st: CCState, events: list[Event]) -> None:
             st.figures[e["id"]] = e
             st.flags["reinforced"] = True
             events.append(Event(f"Reinforcements: a Corrupted Elemental appears on {cell_name(spot)}."))
+    if {"ring_of_cloak", "cursed_ring"} & set(rules):
+        standing = [f for f in R.alive(st) if f["kind"] == "hero"]
+        if standing:
+            carrier = standing[(st.round - 1) % len(standing)]
+            st.flags["ring_carrier"] = carrier["id"]
+            events.append(Event(f"{carrier['name']} carries the ring this round."))
     R.check_outcome(st, events)
 
 
@@ -364,6 +370,11 @@ def legal(st: CCState, seat: str) -> list[Command]:
         if hero is None or hero["hp"] <= 0 or hero.get("out") or hero["id"] in st.commits:
             return []
         out = commit_options(st, hero)
+        if "resolve" in st.scenario["rules"] and not hero.get("recollected"):
+            for c in sorted(set(hero["discard"]) | set(hero["cooldown"])):
+                out.append(
+                    Command("recollect", (hero["id"], c), f"Resolve: take {cards()[c].name} back (once)")
+                )
         chosen = st.flags.get("round_items", {}).get(hero["id"], [])
         for it in hero["items"]:
             card = items()[it["id"]]
@@ -532,6 +543,13 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
     v, a = cmd.verb, cmd.args
     if st.phase == "commit":
         hero = st.figures[a[0]]
+        if v == "recollect":
+            hero["recollected"] = True
+            hero["cooldown"].pop(a[1], None)
+            if a[1] in hero["discard"]:
+                hero["discard"].remove(a[1])
+            events.append(Event(f"{hero['name']} recollects {cards()[a[1]].name}."))
+            return events
         if v == "use":
             st.flags.setdefault("round_items", {}).setdefault(hero["id"], []).append(a[1])
             events.append(Event(f"{hero['name']} readies an item for this round."))

@@ -446,6 +446,10 @@ RULES: dict[str, str] = {
     "finishing_blows": "Finishing Blows: hero attacks deal +1 against enemies with under 5 health.",
     "fog_of_war": "Fog of War: heroes see only 4 squares.",
     "reaching_out": "Reaching Out: every attack has reach 2.",
+    "ring_of_cloak": "Ring of Cloak: each round one hero carries it and counts 10 slower when enemies pick the "
+    "fastest hero.",
+    "cursed_ring": "Cursed Ring: each round one hero carries it; its attacks count as Confused and deal 2 less.",
+    "resolve": "Resolve: once per scenario each hero may take back a spent card.",
     "war_cry": "War Cry: when an enemy deals more than 4 damage and its group has no Captain, a Captain appears.",
 }
 OBJECTIVES: dict[str, tuple[str, int]] = {

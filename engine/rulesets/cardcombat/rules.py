@@ -366,12 +366,12 @@ def die(st: CCState, advantage: bool) -> tuple[int, list[int]]:
     return max(a, b), [a, b]
 
 
-def miss_limit(atk: dict[str, Any], tgt: dict[str, Any], act: Action, close_ranged: bool) -> int:
+def miss_limit(st: CCState, atk: dict[str, Any], tgt: dict[str, Any], act: Action, close_ranged: bool) -> int:
     """The highest die that misses: the card's (1, or 1-2 / 1-3), at least 2 against a Strengthened target,
-    for a Confused attacker, or for a ranged attack at a target within reach (the Attacks page treats it as
-    Confused)."""
+    for a Confused attacker (or the Cursed Ring's carrier), or for a ranged attack at a target within reach
+    (the Attacks page treats it as Confused)."""
     m = act.miss
-    if has(tgt, "strengthened") or has(atk, "confused") or close_ranged:
+    if has(tgt, "strengthened") or has(atk, "confused") or close_ranged or cursed(st, atk):
         m = max(m, 2)
     return m
 
@@ -392,7 +392,7 @@ def damage_of(
     else:
         dmg = stat + FACE[d] + (act.x if act.dmg == "plus" else 0)
         pierce = d == 6
-    dmg += bonus + item_bonus(atk, act.kind)
+    dmg += bonus + item_bonus(atk, act.kind) - (2 if cursed(st, atk) else 0)
     if atk["kind"] == "hero" and "finishing_blows" in st.scenario["rules"] and tgt["hp"] < 5:
         dmg += 1
     if has(tgt, "wound"):
@@ -541,7 +541,7 @@ def missed(st: CCState, atk: dict[str, Any], tgt: dict[str, Any], act: Action) -
     if act.dmg == "roll":
         return False
     close = act.kind == "ranged" and chebyshev(pos(atk), pos(tgt)) <= reach(st, atk)
-    return int(p["dmg_die"]) <= miss_limit(atk, tgt, act, close)
+    return int(p["dmg_die"]) <= miss_limit(st, atk, tgt, act, close)
 
 
 def finish_target(st: CCState, events: list[Event]) -> None:
@@ -684,11 +684,18 @@ def make_summon(owner: dict[str, Any], kind: str, at: Cell, fid: str) -> dict[st
 
 # -- enemy behaviour --------------------------------------------------------------------------------------
 def fastest_speed(st: CCState, f: dict[str, Any]) -> int:
-    """A party figure's initiative this round (the Ring of Cloak is not modelled; summons use their owner's)."""
+    """A party figure's initiative this round for enemy targeting (summons use their owner's; the Ring of
+    Cloak's carrier counts 10 less)."""
     for _kind, fid, speed in st.order:
         if fid == f["id"] or (f["kind"] == "summon" and fid == f.get("owner")):
-            return int(speed)
+            cloak = "ring_of_cloak" in st.scenario["rules"] and st.flags.get("ring_carrier") == f["id"]
+            return int(speed) - (10 if cloak else 0)
     return 0
+
+
+def cursed(st: CCState, f: dict[str, Any]) -> bool:
+    """Whether ``f`` carries the Cursed Ring this round (its attacks count as Confused and deal 2 less)."""
+    return "cursed_ring" in st.scenario["rules"] and st.flags.get("ring_carrier") == f["id"]
 
 
 def pick_targets(st: CCState, e: dict[str, Any], n: int, dist: dict[Cell, int]) -> list[dict[str, Any]]:
