@@ -21,6 +21,9 @@ def invariants(game: Game) -> None:
         seen.add(R.pos(f))
     if st.phase == "turns" and st.turn.get("fig"):  # type: ignore[attr-defined]
         assert st.turn["pool"] >= 0  # type: ignore[attr-defined]
+    for seat in game.seats_to_act():
+        for c in game.legal_commands(seat):
+            assert len(c.text) <= 100 and 0 < len(c.label) <= 100, c  # Discord choice limits
     view = game.view(None)
     if st.phase == "commit":  # type: ignore[attr-defined]
         assert all("my_commit" not in f for f in view["figures"]), "a spectator saw a commitment"
@@ -68,3 +71,15 @@ def test_generator_is_seeded_and_complete() -> None:
     assert a.state.scenario == b.state.scenario  # type: ignore[attr-defined]
     s = a.state.scenario  # type: ignore[attr-defined]
     assert len(s["groups"]) == 3 and s["boss"] and s["reward"] and 1 <= len(s["rules"]) <= 3
+
+
+@pytest.mark.parametrize("scenario", ["crypt", "orc_camp", "golem_forge", "ogre_den", "random", "adventure"])
+def test_setup_places_every_figure_on_its_own_floor_square(scenario: str) -> None:
+    for heroes in (1, 2, 3, 4):
+        for seed in range(6):
+            seats: dict[str, str | None] = {f"hero{i + 1}": None for i in range(heroes)}
+            game = new_game("cardcombat", scenario=scenario, seats=seats, seed=seed)
+            invariants(game)
+            enemies = [f for f in game.state.figures.values() if f["kind"] == "enemy"]  # type: ignore[attr-defined]
+            groups = len(game.state.scenario["groups"])  # type: ignore[attr-defined]
+            assert len(enemies) == groups * (1 + heroes) + (1 if game.state.scenario.get("boss") else 0)  # type: ignore[attr-defined]

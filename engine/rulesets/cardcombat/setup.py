@@ -155,23 +155,25 @@ def build_state(options: SetupOptions, rng: Rng) -> CCState:
             "st": {}, "defence": 0, "shield": 0,
         }  # fmt: skip
     scratch = CCState(rng=rng, scenario=scen, figures=figures, seats=seats)
+    groups = []
     for gi, etype in enumerate(scen["groups"]):
         letter = chr(97 + gi)
-        spots = [(x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch == letter]
-        wanted = 1 + group_size(len(seats))
-        for k in range(wanted):
-            spot = spots[k] if k < len(spots) else R.free_near(scratch, spots[0])
-            if spot is None:
-                break
-            at = spot
-            short = enemies()[etype].short
-            fid = f"{short}cap" if k == 0 else f"{short}{k}"
-            figures[fid] = R.make_enemy(scratch, etype, k == 0, at, fid)
-    if scen.get("boss"):
-        spot = next(((x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch == "B"), None)
+        groups.append((etype, [(x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch == letter]))
+
+    def place(etype: str, captain: bool, wish: tuple[int, int], fid: str) -> None:
+        spot = wish if R.occupant(scratch, wish) is None else R.free_near(scratch, wish)
         if spot is not None:
-            short = enemies()[scen["boss"]].short
-            figures[short] = R.make_enemy(scratch, scen["boss"], False, spot, short)
+            figures[fid] = R.make_enemy(scratch, etype, captain, spot, fid)
+
+    # Captains and the boss take their own squares first; the others fill in around them.
+    for etype, spots in groups:
+        place(etype, True, spots[0], f"{enemies()[etype].short}cap")
+    boss_at = next(((x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch == "B"), None)
+    if scen.get("boss") and boss_at is not None:
+        place(scen["boss"], False, boss_at, enemies()[scen["boss"]].short)
+    for etype, spots in groups:
+        for k in range(1, 1 + group_size(len(seats))):
+            place(etype, False, spots[k] if k < len(spots) else spots[0], f"{enemies()[etype].short}{k}")
     for r in scen["rules"]:
         if r not in RULES:
             raise SetupError(f"Unknown scenario rule {r}.")
