@@ -341,3 +341,57 @@ def test_resolve_recollects_one_card_per_scenario() -> None:
     game.apply("hero1", "recollect warrior last_stand")
     assert "last_stand" in A.available_cards(war)
     assert not [c for c in game.legal_commands("hero1") if c.verb == "recollect"]
+
+
+def test_round_start_scenario_rules() -> None:
+    game = two_heroes()
+    st: CCState = game.state
+    war = st.figures["warrior"]
+    enemy = next(f for f in st.figures.values() if f["kind"] == "enemy")
+    st.scenario["rules"] = ["keep_up_the_speed", "aided_by_darkness", "reinforcements"]
+    hp, ehp = war["hp"], enemy["hp"]
+    enemy["hp"] = ehp - 3
+    st.round = 10
+    A.begin_round(st, [])
+    assert war["hp"] == hp - 2 and enemy["hp"] == ehp - 3 - 2 + 1
+    for f in st.figures.values():
+        if f["kind"] == "enemy" and (f.get("captain") or f.get("boss")):
+            f["hp"], f["out"] = 0, True
+    st.round = 11
+    A.begin_round(st, [])
+    assert "elereinf" in st.figures
+
+
+def test_health_rules_at_setup_and_finishing_blows() -> None:
+    seen = set()
+    for seed in range(60):
+        g = new_game("cardcombat", scenario="random", seats={"hero1": None}, seed=seed)
+        hero = R.hero_of(g.state, "hero1")
+        assert hero is not None
+        base = R.hero_stats(hero["race"], hero["cls"], 1)["health"]
+        rules = set(g.state.scenario["rules"]) & {"fragile_alliance", "rejuvenating_elixir"}
+        want_max = base + (2 if "rejuvenating_elixir" in rules else 0)
+        assert hero["max_hp"] == want_max
+        assert hero["hp"] == want_max - (3 if "fragile_alliance" in rules else 0)
+        seen |= rules
+    assert seen == {"fragile_alliance", "rejuvenating_elixir"}
+    game = two_heroes()
+    st: CCState = game.state
+    st.scenario["rules"] = ["finishing_blows"]
+    orc = next(f for f in st.figures.values() if f["kind"] == "enemy")
+    orc["hp"] = 4
+    act = cards()["charge"].actions[1]
+    assert R.damage_of(st, st.figures["warrior"], orc, act, 4, 0)[0] == st.figures["warrior"]["melee"] + 1
+
+
+def test_war_cry_summons_a_captain_for_a_leaderless_group() -> None:
+    game = two_heroes()
+    st: CCState = game.state
+    st.scenario["rules"] = ["war_cry"]
+    cap = next(f for f in st.figures.values() if f.get("captain"))
+    cap["hp"], cap["out"] = 0, True
+    grunt = next(
+        f for f in R.alive(st) if f["kind"] == "enemy" and f["type"] == cap["type"] and not f.get("captain")
+    )
+    R.war_cry(st, grunt, [])
+    assert any(f.get("captain") for f in R.alive(st) if f.get("type") == cap["type"])
