@@ -395,3 +395,46 @@ def test_war_cry_summons_a_captain_for_a_leaderless_group() -> None:
     )
     R.war_cry(st, grunt, [])
     assert any(f.get("captain") for f in R.alive(st) if f.get("type") == cap["type"])
+
+
+def test_do_not_linger_bites_after_two_rounds_in_place() -> None:
+    game = two_heroes()
+    st: CCState = game.state
+    st.scenario["rules"] = ["do_not_linger"]
+    war = st.figures["warrior"]
+    hp = war["hp"]
+    for _ in range(3):
+        st.phase, st.order, st.drawn = "turns", [], {}
+        A.end_round(st, [])
+    assert war["hp"] == hp - 2
+
+
+def test_items_on_a_turn_long_fingers_boost_draught_and_retaliation() -> None:
+    camp = {"hero1": {"race": "human", "class": "warrior", "xp": 0, "gold": 0,
+                      "items": ["long_fingers", "rush_of_energy", "healing_draught", "malevolent_retaliation"]}}  # fmt: skip
+    game = new_game("cardcombat", scenario="crypt", seats={"hero1": None}, seed=2, options={"campaign": camp})
+    st: CCState = game.state
+    for f in st.figures.values():
+        if f["kind"] == "enemy":
+            f["move"] = 0
+    game.apply("hero1", "commit warrior charge")
+    while st.turn.get("fig") != "warrior" and game.outcome is None:
+        seat = sorted(game.seats_to_act())[0]
+        game.apply(seat, game.bot_command(seat))
+    war = st.figures["warrior"]
+    pool = st.turn["pool"]
+    game.apply("hero1", "use warrior long_fingers")
+    assert R.reach(st, war) == 2 and st.turn["pool"] == pool - 2 and A.budget(war) == war["stamina"] - 2
+    war["hp"] -= 5
+    game.apply("hero1", "use warrior healing_draught")
+    assert "healing_draught" not in R.item_ids(war)
+    game.apply("hero1", next(c for c in game.legal_commands("hero1") if c.verb == "move"))
+    game.apply("hero1", "boost warrior rush_of_energy")
+    assert st.turn["mods"]["damage"] == 1
+    orc = next(f for f in R.alive(st) if f["kind"] == "enemy")
+    spot = R.free_near(st, R.pos(war))
+    assert spot is not None
+    orc["pos"] = list(spot)
+    st.rng.script = [4]
+    R.start_attack(st, orc, [war["id"]], cards()["charge"].actions[1], {}, [])
+    assert R.has(orc, "mark")
