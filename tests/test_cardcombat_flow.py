@@ -438,3 +438,26 @@ def test_items_on_a_turn_long_fingers_boost_draught_and_retaliation() -> None:
     st.rng.script = [4]
     R.start_attack(st, orc, [war["id"]], cards()["charge"].actions[1], {}, [])
     assert R.has(orc, "mark")
+
+
+def test_rescue_free_the_prisoner_lead_it_out() -> None:
+    game = new_game("cardcombat", scenario="prisoner", seats={"hero1": None, "hero2": None}, seed=3)
+    st: CCState = game.state
+    pr = st.figures["prisoner"]
+    war = st.figures["warrior"]
+    assert pr["captive"]
+    orc = next(f for f in st.figures.values() if f["kind"] == "enemy")
+    assert all(g["id"] != "prisoner" for g in R.foes(st, orc))
+    war["pos"] = [pr["pos"][0] - 1, pr["pos"][1]]
+    st.turn = {"fig": "warrior", "queue": [], "pool": 0, "mods": {}, "allow": -1}
+    st.phase = "turns"
+    A.after_action(st, [])
+    assert not pr["captive"] and pr["owner"] == "warrior" and pr["seat"] == "hero1"
+    assert R.pick_targets(st, orc, 3, R.distance_map(st, orc, False)) == [
+        g for g in R.pick_targets(st, orc, 3, R.distance_map(st, orc, False)) if g["kind"] == "hero"
+    ]
+    R.hurt(st, war, 99, [])
+    assert pr["owner"] == "mage" and pr["hp"] > 0  # it follows the other hero
+    exit_sq = next((x, y) for y, r in enumerate(st.scenario["rows"]) for x, ch in enumerate(r) if ch == "E")
+    A.walk(st, pr, [exit_sq], [])
+    assert R.check_outcome(st, []) and st.result is not None and st.result.winners

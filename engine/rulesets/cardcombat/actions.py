@@ -141,7 +141,7 @@ def reveal(st: CCState, events: list[Event]) -> None:
         st.order.append(entry)
         if entry[0] == "hero":
             for s in R.alive(st):
-                if s["kind"] == "summon" and s["owner"] == entry[1]:
+                if s["kind"] in ("summon", "ally") and s.get("owner") == entry[1]:
                     st.order.append(["summon", s["id"], entry[2]])
     st.phase = "turns"
     st.turn_index = 0
@@ -705,6 +705,8 @@ def after_action(st: CCState, events: list[Event]) -> None:
     if f["hp"] <= 0 or f.get("out"):
         finish_turn(st, events)
         return
+    if f["kind"] == "hero":
+        R.free_prisoner(st, f, events)
     settle(st, events)
     R.check_outcome(st, events)
 
@@ -753,6 +755,10 @@ def walk(st: CCState, f: dict[str, Any], cells: list[Cell], events: list[Event])
                 st.loot.remove(pile)
                 R.take_loot(st, f, pile[2], events)
     events.append(Event(f"{f['name']} moves to {cell_name(R.pos(f))}."))
+    if f.get("summon") == "prisoner" and R.char(st, R.pos(f)) == "E":
+        f["out"] = True
+        st.flags["rescued"] = True
+        events.append(Event("The Prisoner slips out through the exit!"))
     if f["kind"] == "hero" and st.scenario["objective"] == "escape" and R.char(st, R.pos(f)) == "E":
         f["out"] = True
         f["escaped"] = True

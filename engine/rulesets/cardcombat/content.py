@@ -146,7 +146,7 @@ class Scenario:
     name: str
     level: int
     rounds: int
-    objective: str  # kill_all | kill_boss | escape
+    objective: str  # kill_all | kill_boss | escape | rescue
     rules: tuple[str, ...]
     groups: tuple[str, ...]  # enemy type per spawn letter a, b, c...
     boss: str
@@ -348,6 +348,7 @@ CARDS: tuple[str, ...] = (
 # Summons: (name, health, melee, move, actions); a summon acts right after its summoner.
 SUMMONS: dict[str, tuple[str, int, int, int, str]] = {
     "wolf": ("Wolf", 5, 3, 3, "move 3; melee"),
+    "prisoner": ("Prisoner", 6, 0, 3, "move 3"),  # a rescue scenario's captive, once freed
 }
 
 # -- enemies -------------------------------------------------------------------------------------------
@@ -467,7 +468,7 @@ LEVEL_XP = (0, 20, 50, 90, 140, 200, 270, 350, 440, 540)
 
 # -- ready-made scenarios -------------------------------------------------------------------------------
 # Map letters: '#' wall, '.' floor, '^' trap, '1'-'4' hero starts, 'a'-'d' enemy group spawns (first square
-# of a letter is the Captain's), 'B' the boss, 'E' the exit (escape objective).
+# of a letter is the Captain's), 'B' the boss, 'E' the exit (escape and rescue), 'P' the prisoner (rescue).
 SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "crypt",
@@ -475,9 +476,9 @@ SCENARIOS: tuple[Scenario, ...] = (
         1,
         10,
         "kill_all",
-        (),
+        ("rabbits_foot", "rejuvenating_elixir"),
         ("skeleton", "shadow"),
-        "wraith_knight",
+        "corrupted_elemental",
         (
             "############",
             "#1.2....#..#",
@@ -490,7 +491,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             "#......#.B.#",
             "############",
         ),
-        "Clear the crypt of its restless dead and their Wraith Knight: kill every enemy within 10 rounds.",
+        "Clear the crypt of its restless dead and the elemental they woke: kill every enemy within 10 rounds.",
     ),
     Scenario(
         "orc_camp",
@@ -560,6 +561,33 @@ SCENARIOS: tuple[Scenario, ...] = (
             "#############",
         ),
         "Slay the Ogre, its orc guard and the archers on the ledge within 12 rounds.",
+    ),
+)
+
+SCENARIOS += (
+    Scenario(
+        "prisoner",
+        "The Prisoner of Black Hollow",
+        2,
+        12,
+        "rescue",
+        (),
+        ("orc", "skeleton"),
+        "",
+        (
+            "##############",
+            "#1.2....#....#",
+            "#3.4....#.aa.#",
+            "#.......#..P.#",
+            "#..^.........#",
+            "####...####..#",
+            "#E.....^..#..#",
+            "#.........#bb#",
+            "#....b.......#",
+            "##############",
+        ),
+        "Free the prisoner held by the orcs (stand next to it) and lead it out through E within 12 rounds; "
+        "if it falls, the rescue fails.",
     ),
 )
 
@@ -660,6 +688,8 @@ def scenarios() -> dict[str, Scenario]:
                 )
         if s.boss and ("B" not in text or s.boss not in enemies()):
             raise ContentError(f"content.SCENARIOS {s.id}: boss {s.boss} needs a B square.")
+        if s.objective == "rescue" and ("P" not in text or "E" not in text):
+            raise ContentError(f"content.SCENARIOS {s.id}: a rescue needs a prisoner P and an exit E.")
         if s.objective == "escape" and "E" not in text:
             raise ContentError(f"content.SCENARIOS {s.id}: an escape needs an exit E.")
         if not connected(list(s.rows)):

@@ -19,9 +19,13 @@ VERB = {"attack": 60, "heal": 30, "cast": 25, "summon": 40, "rift": 10, "telepor
 def goals(st: CCState, fid: str) -> list[tuple[int, int]]:
     """Where the figure wants to go: the exit in an escape, else the foes."""
     f = st.figures[fid]
-    if st.scenario["objective"] == "escape" and f["kind"] == "hero":
+    exits = st.scenario["objective"] == "escape" and f["kind"] == "hero"
+    if exits or f.get("summon") == "prisoner":
         w, h = R.size(st)
         return [(x, y) for x in range(w) for y in range(h) if R.char(st, (x, y)) == "E"]
+    captive = st.figures.get("prisoner")
+    if captive is not None and captive.get("captive") and captive["hp"] > 0 and f["kind"] == "hero":
+        return [R.pos(captive)]
     if st.scenario["objective"] == "kill_boss":
         boss = [R.pos(g) for g in R.foes(st, f) if g.get("boss")]
         if boss:
@@ -57,8 +61,8 @@ def bot_weights(st: CCState, seat: str, options: list[Command]) -> list[int]:
             g = goals(st, fid)
             if g:
                 to = R.parse_cell_for(st, c.args[1])
-                before = min(chebyshev(R.pos(f), x) for x in g)
-                after = min(chebyshev(to, x) for x in g)
+                before = min(R.walking_distance(st, x, R.pos(f)) for x in g)
+                after = min(R.walking_distance(st, x, to) for x in g)
                 cost = "stamina" in c.label
                 w = max(1, 30 + 8 * (before - after) - (6 if cost else 0)) if after < before else 1
                 if "via a trap" in c.label:

@@ -14,6 +14,7 @@ from engine.scene import Arrow, Panel, PanelUnit, Scene, Tile, Token
 
 COLOURS = {"hero1": "#3b82f6", "hero2": "#22c55e", "hero3": "#eab308", "hero4": "#a855f7"}
 ENEMY = "#dc2626"
+ALLY = "#e5e7eb"
 BOSS = "#7f1d1d"
 FLOOR, WALL, TRAP, EXIT = "#4b4f58", "#1f2024", "#7c4a1e", "#0f766e"
 RIFT = {"fire": "#f97316", "water": "#0ea5e9", "wind": "#a3e635", "earth": "#a16207", "lightning": "#facc15",
@@ -104,7 +105,11 @@ def scene(st: CCState, seat: str | None) -> Scene:
     for f in sorted(
         R.alive(st), key=lambda f: (order_pos.get(f["id"], order_pos.get(f.get("type", ""), 99)), f["id"])
     ):
-        colour = COLOURS.get(f.get("seat", ""), BOSS if f.get("boss") else ENEMY)
+        colour = (
+            ALLY
+            if f["id"] == "prisoner"
+            else COLOURS.get(f.get("seat", ""), BOSS if f.get("boss") else ENEMY)
+        )
         label = enemy_label(f) if f["kind"] == "enemy" else f["id"][:3].upper()
         ring = (
             "#ffe066"

@@ -81,8 +81,8 @@ def side(f: dict[str, Any]) -> str:
 
 
 def foes(st: CCState, f: dict[str, Any]) -> list[dict[str, Any]]:
-    """Figures on the other side."""
-    return [g for g in alive(st) if side(g) != side(f)]
+    """Figures on the other side (a captive prisoner is nobody's foe until freed)."""
+    return [g for g in alive(st) if side(g) != side(f) and not g.get("captive")]
 
 
 def friends(st: CCState, f: dict[str, Any]) -> list[dict[str, Any]]:
@@ -303,8 +303,13 @@ def on_death(
     """A figure is out: enemies drop loot (Loot page, scenario version); heroes and summons leave the map."""
     f["out"] = True
     if f["kind"] == "hero":
+        others = [h for h in alive(st) if h["kind"] == "hero"]
         for g in alive(st):
-            if g["kind"] == "summon" and g.get("owner") == f["id"]:
+            if g.get("owner") == f["id"]:
+                if g["kind"] == "ally" and others:
+                    g["owner"], g["seat"] = others[0]["id"], others[0]["seat"]  # follows another hero
+                    events.append(Event(f"The Prisoner now follows {others[0]['name']}."))
+                    continue
                 g["out"] = True
                 g["hp"] = 0
         return
@@ -674,6 +679,23 @@ def make_enemy(st: CCState, etype: str, captain: bool, at: Cell, fid: str) -> di
             "st": {}, "reroll_used": False}  # fmt: skip
 
 
+def make_prisoner(at: Cell) -> dict[str, Any]:
+    """The captive of a rescue scenario: nobody's foe, going nowhere, until a hero frees it."""
+    name, hp, melee, move, _acts = SUMMONS["prisoner"]
+    return {"id": "prisoner", "kind": "ally", "captive": True, "name": "the Prisoner", "pos": [at[0], at[1]],
+            "hp": hp, "max_hp": hp, "melee": melee, "ranged": 0, "move": move, "st": {}, "defence": 0}  # fmt: skip
+
+
+def free_prisoner(st: CCState, hero: dict[str, Any], events: list[Event]) -> None:
+    """A hero next to the captive frees it: from the next round it acts after that hero, who moves it. It
+    stays an Ally (not a summon), so the enemies' priority list passes it by unless it is Marked."""
+    p = st.figures.get("prisoner")
+    if p is None or not p.get("captive") or p["hp"] <= 0 or chebyshev(pos(p), pos(hero)) > 1:
+        return
+    p.update(captive=False, summon="prisoner", owner=hero["id"], seat=hero["seat"])
+    events.append(Event(f"{hero['name']} frees the Prisoner! Lead it to the exit."))
+
+
 def make_summon(owner: dict[str, Any], kind: str, at: Cell, fid: str) -> dict[str, Any]:
     """A summon of ``kind`` for ``owner``."""
     name, hp, melee, move, _acts = SUMMONS[kind]
@@ -701,7 +723,7 @@ def cursed(st: CCState, f: dict[str, Any]) -> bool:
 def pick_targets(st: CCState, e: dict[str, Any], n: int, dist: dict[Cell, int]) -> list[dict[str, Any]]:
     """Up to ``n`` targets by the enemy priority: Mark, then summons, then the closest hero, then the
     fastest; a die roll breaks what is still tied. Each further target is picked by the same list."""
-    cands = list(foes(st, e))
+    cands = [g for g in foes(st, e) if g["kind"] in ("hero", "summon") or has(g, "mark")]
     out = []
     for _ in range(n):
         if not cands:
@@ -831,7 +853,12 @@ def enemy_rift(st: CCState, e: dict[str, Any], element: str, events: list[Event]
 
 def goal_distance(st: CCState, goal: dict[str, Any], c: Cell) -> int:
     """Walking distance between a square and a target figure (squares, ignoring figures)."""
-    value: int = _walk_from(tuple(st.scenario["rows"]), pos(goal)).get(c, 999)
+    return walking_distance(st, pos(goal), c)
+
+
+def walking_distance(st: CCState, a: Cell, b: Cell) -> int:
+    """Steps between two squares around walls, ignoring figures (999: no way)."""
+    value: int = _walk_from(tuple(st.scenario["rows"]), a).get(b, 999)
     return value
 
 
@@ -909,6 +936,11 @@ def check_outcome(st: CCState, events: list[Event]) -> bool:
     if obj == "kill_boss":
         if not any(f.get("boss") for f in foes_left):
             win = "The boss is slain!"
+    elif obj == "rescue":
+        if st.flags.get("rescued"):
+            win = "The Prisoner is out!"
+        elif st.figures["prisoner"]["hp"] <= 0:
+            st.result = Outcome(frozenset(), "The Prisoner has fallen. The rescue has failed.")
     elif obj == "escape":
         if (
             heroes
@@ -918,7 +950,9 @@ def check_outcome(st: CCState, events: list[Event]) -> bool:
             win = "The party escaped!"
     elif not foes_left:
         win = "Every enemy is dead!"
-    if win and (heroes or st.flags.get("escaped")):
+    if st.result is not None:
+        pass
+    elif win and (heroes or st.flags.get("escaped")):
         st.result = Outcome(frozenset(st.seats), f"{win} The heroes win {st.scenario['name']}.")
     elif not heroes:
         st.result = Outcome(frozenset(), "Every hero has fallen. The enemies win.")

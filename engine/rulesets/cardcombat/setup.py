@@ -22,7 +22,7 @@ from engine.rulesets.cardcombat.content import (
 from engine.rulesets.cardcombat.generator import generate
 from engine.rulesets.cardcombat.state import CCState
 
-ADVENTURE = ("crypt", "orc_camp", "golem_forge", "ogre_den")  # then generated scenarios
+ADVENTURE = ("crypt", "orc_camp", "prisoner", "golem_forge", "ogre_den")  # then generated scenarios
 
 
 def group_size(heroes: int) -> int:
@@ -174,6 +174,9 @@ def build_state(options: SetupOptions, rng: Rng) -> CCState:
     for etype, spots in groups:
         for k in range(1, 1 + group_size(len(seats))):
             place(etype, False, spots[k] if k < len(spots) else spots[0], f"{enemies()[etype].short}{k}")
+    prisoner_at = next(((x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch == "P"), None)
+    if prisoner_at is not None:
+        figures["prisoner"] = R.make_prisoner(prisoner_at)
     for r in scen["rules"]:
         if r not in RULES:
             raise SetupError(f"Unknown scenario rule {r}.")
