@@ -30,7 +30,7 @@ def invariants(game: Game) -> None:
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=stx.integers(0, 10_000), scenario=stx.sampled_from(["crypt", "orc_camp", "golem_forge", "ogre_den", "random"]),
+@given(seed=stx.integers(0, 10_000), scenario=stx.sampled_from(["crypt", "orc_camp", "golem_forge", "ogre_den", "prisoner", "random"]),
        heroes=stx.integers(1, 4))  # fmt: skip
 def test_random_play_keeps_invariants(seed: int, scenario: str, heroes: int) -> None:
     seats: dict[str, str | None] = {f"hero{i + 1}": None for i in range(heroes)}
@@ -73,7 +73,9 @@ def test_generator_is_seeded_and_complete() -> None:
     assert len(s["groups"]) == 3 and s["boss"] and s["reward"] and 1 <= len(s["rules"]) <= 3
 
 
-@pytest.mark.parametrize("scenario", ["crypt", "orc_camp", "golem_forge", "ogre_den", "random", "adventure"])
+@pytest.mark.parametrize(
+    "scenario", ["crypt", "orc_camp", "golem_forge", "ogre_den", "prisoner", "random", "adventure"]
+)
 def test_setup_places_every_figure_on_its_own_floor_square(scenario: str) -> None:
     for heroes in (1, 2, 3, 4):
         for seed in range(6):
