@@ -56,6 +56,18 @@ class Token:
 
 
 @dataclass(frozen=True)
+class Label:
+    """A name written on the board (a room's name), left-aligned from the top-left of ``cell``.
+
+    ``span`` is how many cells to the right the text may use; it is part of the map's static layer.
+    """
+
+    cell: Cell
+    text: str
+    span: int = 1
+
+
+@dataclass(frozen=True)
 class Arrow:
     """A path (movement) or an attack line over cell centres."""
 
@@ -104,6 +116,7 @@ class Scene:
     arrows: tuple[Arrow, ...] = ()
     highlights: tuple[Cell, ...] = ()  # squares the active unit can reach ("Show moves")
     targets: tuple[Cell, ...] = ()  # cells holding something the active unit can hit or act on
+    labels: tuple[Label, ...] = ()  # names on the board (static: same for the same ``static_key``)
     panel: Panel = field(default_factory=lambda: Panel(title=""))
     background: str = "#1e1f24"
     hex_layout: HexLayout = "odd-q"  # hex grids only: flat-topped odd-q or pointy-topped odd-r

@@ -8,6 +8,7 @@ from engine import IllegalCommand, RuleError, SetupError, find_ruleset
 from engine.rulesets.heist import campaign as K
 from engine.rulesets.heist import events as E
 from engine.rulesets.heist import rules as R
+from engine.rulesets.heist.present import pawn_tags
 from engine.rulesets.heist.state import Chit
 from tests.heist_helpers import SEATS3, SEATS4, clear_board, game_for, indoor_path, put, skip_planning, state
 
@@ -1007,7 +1008,8 @@ def test_side_channel_entrance_on_any_external_side() -> None:
     game.apply("p1", f"start {gap}")
     sc = game.scene(None)
     assert any(t.mark == "EXIT" and t.cell == R.cell_of(st, gap) for t in sc.tiles)
-    assert any(tok.cell == R.cell_of(st, gap) and tok.label == "1" for tok in sc.tokens)
+    pawn = pawn_tags(st)["p1"]
+    assert any(tok.cell == R.cell_of(st, gap) and tok.label == pawn for tok in sc.tokens)
 
 
 def test_swindler_slips_loot_onto_a_neighbouring_tile() -> None:

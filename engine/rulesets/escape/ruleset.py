@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.core import Command, Decision, Event, Outcome, ScenarioInfo
+from engine.core import Command, Decision, Event, Hints, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
 from engine.ruleset import Chooser, Ruleset, SetupOptions, register
 from engine.rulesets.escape import actions as A
+from engine.rulesets.escape import hints as H
 from engine.rulesets.escape import rules as R
 from engine.rulesets.escape.board import EdgeKind
 from engine.rulesets.escape.content import FACTION_NAMES, default_lineups, items, profiles, scenarios
 from engine.rulesets.escape.help import HELP
 from engine.rulesets.escape.policy import bot_weights
-from engine.rulesets.escape.present import scene, text_board, view
+from engine.rulesets.escape.present import scene, seat_colours, text_board, view
 from engine.rulesets.escape.state import DEFAULT_POLICIES, Door, EscapeState, Unit
 from engine.scene import Scene
 
@@ -155,6 +156,18 @@ class Escape(Ruleset):
     def text_board(self, state: Any, seat: str | None) -> str:
         """A text board for the terminal."""
         return text_board(state, seat)
+
+    def hints(self, state: Any, seat: str) -> Hints:
+        """The active unit's reachable cells and legal targets (see ``hints.hints``)."""
+        return H.hints(self, state, seat)
+
+    def turn_label(self, state: Any) -> str:
+        """Where the game stands, in players' words."""
+        return H.turn_label(state)
+
+    def seat_colours(self, state: Any) -> dict[str, str]:
+        """Each seat's colour as the board draws it."""
+        return seat_colours(state)
 
     def bot_weights(self, state: Any, seat: str, options: list[Command]) -> list[int] | None:
         """Path-aware preferences for the game's own player."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
+from engine.board_marks import seat_palette
 from engine.core import Event, Outcome
 from engine.geometry import hexgrid as H
 from engine.rulesets.heist.board import Board, build
@@ -27,8 +28,8 @@ from engine.rulesets.heist.state import (
 )
 
 SEATS = ("p1", "p2", "p3", "p4")
-COLOURS = {"p1": "#e05d5d", "p2": "#4f8fe0", "p3": "#4fc46a", "p4": "#d9b43c"}
-COLOUR_NAMES = {"p1": "red", "p2": "blue", "p3": "green", "p4": "yellow"}
+COLOURS = seat_palette(SEATS)  # colour-blind safe (see engine.board_marks)
+COLOUR_NAMES = {"p1": "orange", "p2": "blue", "p3": "green", "p4": "pink"}
 LETTER_OF = {
     "move": "M", "unlock": "U", "subdue": "S", "disable": "D", "idea": "I", "reveal": "R", "loot": "L",
     "noise": "N", "alert": "A", "crack": "C",

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.board_marks import SEAT_TEXT, seat_palette, unique_tags
 from engine.geometry.square import cell_name, edge_name
 from engine.rulesets.skirm import board as B
 from engine.rulesets.skirm import rules as R
 from engine.rulesets.skirm.content import factions, skill
 from engine.rulesets.skirm.state import DOWNED, STANDING, SkirmState
-from engine.scene import Arrow, Edge, Panel, PanelUnit, Scene, Tile, Token
+from engine.scene import Arrow, Edge, Panel, PanelUnit, Scene, Tile, Token, TokenShape
 
 HEIGHT_FILLS = ("#3d4a3a", "#5b6b4e", "#7d8a63", "#a0a57a", "#c2bf92")
 DIFFICULT = "#5a4a33"
@@ -87,16 +88,33 @@ def static_layer(st: SkirmState) -> tuple[tuple[Tile, ...], tuple[Edge, ...]]:
     return tuple(tiles), tuple(edges)
 
 
+def unit_tags(st: SkirmState) -> dict[str, str]:
+    """A unique board tag per unit (mirror matches too): the rules' label where free, else the id's
+    first letter and number, else a numbered initial."""
+    labels = R.unit_labels(st)
+    cands = []
+    for u in st.units.values():
+        digits = "".join(ch for ch in u.id if ch.isdigit())
+        cands.append((u.id, (labels[u.id], u.id[0].upper() + (digits[-1:] or u.id[1:2]), u.id[:2].upper())))
+    return unique_tags(cands)
+
+
+def seat_colours(st: SkirmState) -> dict[str, str]:
+    """Each seat's colour on the board: by seat, not faction, so a mirror match stays two colours."""
+    return seat_palette(R.SEATS)
+
+
 def scene(st: SkirmState, seat: str | None) -> Scene:
     """The board image: map, doors, objectives, markers, units with state rings, last activation, panel."""
     m = B.mission(st)
     tiles, edges = static_layer(st)
     doors = tuple(Edge(k[0], k[1], "door_open" if v else "door_closed") for k, v in sorted(st.doors.items()))
-    labels = R.unit_labels(st)
+    labels = unit_tags(st)
+    colours = seat_colours(st)
     tokens: list[Token] = []
     for o in st.objectives:
         if not o["gone"]:
-            ring = R.faction_colour(st, o["planted"]) if o["planted"] else None
+            ring = colours[o["planted"]] if o["planted"] else None
             tokens.append(Token((o["pos"][0], o["pos"][1]), "O" + o["id"], OBJECTIVE, "hex", text_fill="#000000",
                                 ring=ring, small=True))  # fmt: skip
     for _mid, v in sorted(st.markers.items()):
@@ -106,7 +124,7 @@ def scene(st: SkirmState, seat: str | None) -> Scene:
             )
     panel_units = []
     for u in st.units.values():
-        colour = R.faction_colour(st, u.seat)
+        colour = colours[u.seat]
         if B.on_map(u) and u.pos is not None:
             ring = (
                 "#ffe066"
@@ -116,9 +134,8 @@ def scene(st: SkirmState, seat: str | None) -> Scene:
                 else "#f0f0f0"
             )
             label = labels[u.id] if u.state == STANDING else labels[u.id].lower()
-            tokens.append(
-                Token(u.pos, label, colour, "circle" if u.state == STANDING else "square", ring=ring)
-            )
+            shape: TokenShape = "circle" if u.state == STANDING else "square"
+            tokens.append(Token(u.pos, label, colour, shape, text_fill=SEAT_TEXT, ring=ring))
         left = R.act_left(u) if st.active == u.id else (0 if u.activated else R.activation_act(u))
         bits = [R.fmt_unit_state(u), f"ACT {left}/{R.ut(u).act}"]
         if u.carrying:
@@ -146,14 +163,34 @@ def scene(st: SkirmState, seat: str | None) -> Scene:
         lines.append(st.result.reason)
     elif w:
         lines.append(f"To act: {R.squad_name(st, w[0])}")
-    legend = tuple((R.faction_colour(st, s), R.squad_name(st, s)) for s in R.SEATS) + (
-        (OBJECTIVE, "objective"), (MARKER, "data cache"), (DIFFICULT, "difficult"), (STAIRS, "stairs"),
-        ("#ff4d4d", "Downed / attack"), ("#ffe066", "active / last move"),
-    )  # fmt: skip
+    legend: list[tuple[str, str]] = [
+        (colours[s], f"{R.squad_name(st, s)} ({faction_name(str(st.squads[s]['faction']))})") for s in R.SEATS
+    ]
+    legend.append(("#f0f0f0", "tag in a circle: standing; lower case in a square: Downed"))
+    legend.append(("#ffe066", "yellow ring: active / ordered unit; yellow line: last move"))
+    legend.append(("#ff4d4d", "red ring: Downed; red arrow: attack"))
+    if any(t.label.startswith("O") for t in tokens):
+        legend.append((OBJECTIVE, "On: objective (ring: planted by that side)"))
+    if any(t.label == "D" for t in tokens):
+        legend.append((MARKER, "D: data cache"))
+    legend.append((HEIGHT_FILLS[2], "digit on a square: height (lighter: higher)"))
+    marks = {t.mark[-1:] for t in tiles if t.mark}
+    if "~" in marks:
+        legend.append((DIFFICULT, "~ difficult ground"))
+    if "/" in marks:
+        legend.append((STAIRS, "/ stairs"))
+    if "X" in marks:
+        legend.append((SOLID, "X solid block"))
+    legend.append((ZONE_TINT[0], "tinted floor: deployment zones"))
+    legend.append(("#cdd1da", "low wall (thick: high wall)"))
+    if any(e.style == "gate" for e in edges):
+        legend.append(("#c47ef0", "striped edge: climbable"))
+    if doors:
+        legend.append(("#b8743c", "closed door (green: open)"))
     return Scene(
         grid="square", width=12, height=12, static_key=f"skirm:{m.map.id}:{m.id}", tiles=tiles, edges=edges,
         dynamic_edges=doors, tokens=tuple(tokens), arrows=tuple(arrows),
-        panel=Panel(f"Skirm · {m.name}", tuple(lines), tuple(panel_units), legend),
+        panel=Panel(f"Skirm · {m.name}", tuple(lines), tuple(panel_units), tuple(legend)),
     )  # fmt: skip
 
 

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.core import Command, Decision, Event, Outcome, ScenarioInfo
+from engine.core import Command, Decision, Event, Hints, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
 from engine.ruleset import OptionSpec, Ruleset, SetupOptions, register
 from engine.rulesets.skirm import actions as A
+from engine.rulesets.skirm import hints as H
 from engine.rulesets.skirm import rules as R
 from engine.rulesets.skirm.content import factions, missions, ready_squads
 from engine.rulesets.skirm.help import all_topics
 from engine.rulesets.skirm.policy import bot_weights
-from engine.rulesets.skirm.present import scene, text_board, view
+from engine.rulesets.skirm.present import scene, seat_colours, text_board, view
 from engine.rulesets.skirm.squads import check_squad, member_cost, progression, resolve_squad
 from engine.rulesets.skirm.state import OUT, STANDING, SkirmState, Unit
 from engine.scene import Scene
@@ -160,6 +161,18 @@ class Skirm(Ruleset):
     def text_board(self, state: Any, seat: str | None) -> str:
         """A text board for the terminal."""
         return text_board(state, seat)
+
+    def hints(self, state: Any, seat: str) -> Hints:
+        """The active unit's reachable cells and legal targets (see ``hints.hints``)."""
+        return H.hints(self, state, seat)
+
+    def turn_label(self, state: Any) -> str:
+        """Where the game stands, in players' words."""
+        return H.turn_label(state)
+
+    def seat_colours(self, state: Any) -> dict[str, str]:
+        """Each seat's colour as the board draws it."""
+        return seat_colours(state)
 
     def bot_weights(self, state: Any, seat: str, options: list[Command]) -> list[int] | None:
         """Objective- and attack-minded preferences for the game's own player."""
