@@ -252,10 +252,29 @@ def phase_name(st: HeistState) -> str:
 
 
 def text_board(st: HeistState, seat: str | None) -> str:
-    """A text map (odd rows indented half a hex) with a status block."""
+    """A status header (heist, round and phase, noise, event deck, crisis queue), a text map (odd rows
+    indented half a hex) showing pawns by their players' initials, then every tile's contents, the
+    players with their plans, the non-player characters and a key."""
     b = R.board(st)
+    tags = pawn_tags(st)
     occ = {p.pos: p for p in R.in_play(st) if p.pos}
-    lines = ["    " + " ".join(f"{chr(97 + x):<3}" for x in range(b.width))]
+    spaces, final = R.track(st)
+    nxt = [a for a in spaces if a > st.noise]
+    lines = [
+        f"{R.heist(st).name}: {R.heist(st).objective.summary}",
+        f"{phase_name(st)}, round {st.round}. Noise {st.noise}/{final}"
+        + (f", next alert at {nxt[0]}" if nxt else ", every noise raises an alert")
+        + f" (alerts at {', '.join(map(str, spaces))}).",
+        "Event deck: "
+        + (", ".join(R.card_name(c) for c in st.deck[:3]) or "empty")
+        + f" ({len(st.deck)} left)",
+    ]
+    if st.crises:
+        lines.append("Crisis queue: " + ", ".join(R.card_name(c) for c in st.crises))
+    lines.append(f"Bag: {len(st.bag)} chits" + (f" · safe {st.safe}" if R.heist(st).safe else ""))
+    if st.escape_called and st.phase == "action":
+        lines.append("Escape called: it starts after this Event phase.")
+    lines += ["", "    " + " ".join(f"{chr(97 + x):<3}" for x in range(b.width))]
     for y in range(b.height):
         row = f"{y + 1:>2} " + ("  " if y % 2 else "")
         for x in range(b.width):
@@ -267,7 +286,7 @@ def text_board(st: HeistState, seat: str | None) -> str:
                 continue
             t = st.tiles[n]
             if n in occ:
-                cell = occ[n].seat.upper()
+                cell = tags[occ[n].seat]
             elif n in R.exits(st):
                 cell = "EX"
             elif t.unknown:
@@ -281,17 +300,29 @@ def text_board(st: HeistState, seat: str | None) -> str:
                 cell = "__"
             row += f"{cell:<3} "
         lines.append(row.rstrip())
-    spaces, final = R.track(st)
     lines.append("")
-    lines.append(f"{R.heist(st).name}: {R.heist(st).objective.summary}")
-    lines.append(f"{phase_name(st)}, round {st.round}. Noise {st.noise}/{final}, alerts at {list(spaces)}.")
-    lines.append("Deck: " + (", ".join(R.card_name(c) for c in st.deck[:3]) or "empty"))
+    lines.append("Key: initials = a character (see below), EX exit, ?? unknown security tile, G guard, D dog, "
+                 "L lock, C camera (* active, - dealt with; first chit shown), $$ cash or loot, __ nothing, "
+                 ". no tile.")  # fmt: skip
+    contents = []
+    for n in sorted(st.tiles):
+        t = st.tiles[n]
+        if not R.alive(st, n) or t.unknown:
+            continue
+        bits = [chit_text(c) for c in t.chits] + ([f"${t.cash}k"] if t.cash else [])
+        bits += [LOOT_NAME.get(i, i) for i in t.loot] + [
+            MARK_MEANING[MARK_LABEL[m]] for m in t.marks if m in MARK_LABEL
+        ]
+        if bits:
+            contents.append(f"{n}: {', '.join(bits)}")
+    if contents:
+        lines.append("Tiles: " + "; ".join(contents))
     for s in st.seats:
         p = st.players[s]
         lines.append(
-            f"{s} {p.nickname:<15} {R.character(p).name:<16} at {p.pos or '-':<4} die {p.die or '-'} 💡{p.ideas} "
-            f"{p.status} {p.action or ''}{' ' + R.sym(p.left) if p.left else ''}{' done' if p.done else ''}"
-            f" plans {len(p.plans)}"
+            f"{tags[s]:<3}{R.COLOUR_NAMES[s]:<7}{p.nickname:<15} {R.character(p).name:<16} at {p.pos or '-':<4} "
+            f"die {p.die or '-'} 💡{p.ideas} {p.status} {p.action or ''}{' ' + R.sym(p.left) if p.left else ''}"
+            f"{' done' if p.done else ''} plans {' '.join(sorted(p.plans)) or '-'}"
         )
     for npc in st.npcs:
         state = "active" if npc.active else "waiting"

@@ -195,14 +195,32 @@ def scene(st: SkirmState, seat: str | None) -> Scene:
 
 
 def text_board(st: SkirmState, seat: str | None) -> str:
-    """The map as text: each square shows height and terrain, or a unit (UPPER player1, lower player2,
-    '_' suffix when Downed), objectives 'O', data caches 'D'; walls and doors are listed below."""
+    """The map as text under a status header (turn, phase, initiative, event, Mission Points and Tactical
+    Orders per side, who is to act): each square shows height and terrain, or a unit's board tag (UPPER
+    player1, lower player2, '_' suffix when Downed), objectives 'On', data caches 'D' with their ids;
+    walls, doors, the units and a key follow."""
+    m = B.mission(st)
     bm = B.bmap(st)
-    labels = R.unit_labels(st)
+    labels = unit_tags(st)
     occ = B.occupancy(st)
     objs = {(o["pos"][0], o["pos"][1]): o["id"] for o in st.objectives if not o["gone"]}
-    marks = {(v["pos"][0], v["pos"][1]) for v in st.markers.values() if v["pos"]}
-    lines = ["    " + "".join(f"{chr(97 + x):<4}" for x in range(12))]
+    marks = {(v["pos"][0], v["pos"][1]): k for k, v in sorted(st.markers.items()) if v["pos"]}
+    head = f"Skirm · {m.name} · Turn {st.turn}/{R.TURNS} · phase {st.phase}"
+    if st.initiative:
+        head += f" · initiative {R.squad_name(st, st.initiative)}"
+    lines = [head]
+    e = m.events.get(st.event)
+    if e:
+        lines.append(f"Event {st.event}: {e.name} ({R.EVENT_TEXT[e.effect]})")
+    lines.append(" · ".join(
+        f"{R.squad_name(st, s)}: {st.points.get(s, 0)} MP, {st.orders.get(s, 0)} Tactical Orders left" for s in R.SEATS
+    ))  # fmt: skip
+    w = R.waiting(st)
+    if st.result:
+        lines.append(st.result.reason)
+    elif w:
+        lines.append(f"To act: {R.squad_name(st, w[0])}")
+    lines += ["", "    " + "".join(f"{chr(97 + x):<4}" for x in range(12))]
     for y in range(12):
         row = f"{y + 1:>2}  "
         for x in range(12):
@@ -214,15 +232,16 @@ def text_board(st: SkirmState, seat: str | None) -> str:
             elif c in objs:
                 cell = "O" + objs[c] + " "
             elif c in marks:
-                cell = "D  "
+                cell = ("D" + marks[c])[:3]
             else:
                 t = bm.terrain[c]
                 cell = f"{bm.height[c] if bm.height[c] else '.'}{t if t != '.' else ' '} "
             row += cell.ljust(4)
         lines.append(row)
     lines.append("")
-    lines.append("Key: digit = height, ~ difficult, / stairs, X solid, On objective, D data cache; "
-                 f"UPPER {R.squad_name(st, R.SEATS[0])}, lower {R.squad_name(st, R.SEATS[1])}, _ Downed.")  # fmt: skip
+    lines.append("Key: digit = height, ~ difficult, / stairs, X solid, . open ground; On objective n, D data cache "
+                 f"(its id); UPPER {R.squad_name(st, R.SEATS[0])}, lower {R.squad_name(st, R.SEATS[1])}, _ Downed; "
+                 "* below: the active unit.")  # fmt: skip
     lines.append("High walls: " + ", ".join(edge_name(*k) for k in sorted(bm.high)))
     lines.append("Low walls: " + ", ".join(edge_name(*k) for k in sorted(bm.low)))
     lines.append(
@@ -230,8 +249,15 @@ def text_board(st: SkirmState, seat: str | None) -> str:
         + ", ".join(f"{edge_name(*k)} {'open' if v else 'closed'}" for k, v in sorted(st.doors.items()))
     )
     lines.append("Climbable: " + ", ".join(edge_name(*k) for k in sorted(bm.climb)))
-    lines.append(f"Turn {st.turn}/{R.TURNS} · " + " · ".join(
-        f"{R.squad_name(st, s)} {st.points.get(s, 0)} MP, {st.orders.get(s, 0)} TO" for s in R.SEATS))  # fmt: skip
+    for o in st.objectives:
+        if not o["gone"]:
+            held = R.controller(st, (o["pos"][0], o["pos"][1]))
+            lines.append(f"Objective O{o['id']} at {cell_name((o['pos'][0], o['pos'][1]))}"
+                         + (f", planted by {R.squad_name(st, o['planted'])}" if o["planted"] else "")
+                         + (f", held by {R.squad_name(st, held)}" if held else ""))  # fmt: skip
+    for k, v in sorted(st.markers.items()):
+        where = cell_name((v["pos"][0], v["pos"][1])) if v["pos"] else f"carried by {v['carrier']}"
+        lines.append(f"Data cache D{k}: {where}")
     for u in st.units.values():
         mark = "*" if u.id == st.active else " "
         where = cell_name(u.pos) if u.pos else "-"
@@ -239,8 +265,6 @@ def text_board(st: SkirmState, seat: str | None) -> str:
         gear = ", ".join(u.weapons + [skill(s).name for s in u.skills])
         lines.append(f"{mark}{labels[u.id]:<3} {u.id:<10} {R.squad_name(st, u.seat)[:18]:<18} {R.fmt_unit_state(u):<9} "
                      f"{where:<4} ACT {left}/{R.ut(u).act}{'  done' if u.activated else ''}  [{gear}]")  # fmt: skip
-    if st.result:
-        lines.append(st.result.reason)
     return "\n".join(lines)
 
 
