@@ -58,7 +58,7 @@ def test_skirm_text_board_shows_turn_event_initiative_orders_ids_and_key() -> No
     game = played(engine.new_game("skirm", seed=3), 80)
     st = game.state
     board = game.text_board()
-    assert f"Turn {st.turn}/4" in board and "Tactical Orders left" in board and "Key:" in board
+    assert f"Turn {st.turn}/4" in board and "Tactical Order" in board and "Key:" in board
     if st.initiative:
         assert "initiative" in board
     if st.event:

@@ -19,6 +19,7 @@ from typing import Any
 from engine.core import Command, Event
 from engine.errors import IllegalCommand, NotYourTurn, RuleError, UnknownCommand
 from engine.geometry.square import Cell, cell_name, chebyshev, edge_name, in_periphery, is_adjacent
+from engine.grammar import with_article
 from engine.ruleset import Chooser
 from engine.rulesets.escape import rules as R
 from engine.rulesets.escape.board import EdgeKind
@@ -165,7 +166,7 @@ def check_pull(st: EscapeState, seat: str, words: list[str]) -> Command:
 def check_place(st: EscapeState, seat: str, words: list[str]) -> Command:
     kind = {"crates": "crate", "objectives": "objective", "equipment": "equipment"}[st.phase]
     if words[0] != kind or len(words) != 2:
-        raise IllegalCommand(f"Setup: place a {kind} token with '{kind} <square>' in a room.")
+        raise IllegalCommand(f"Setup: place {with_article(kind)} token with '{kind} <square>' in a room.")
     c = R.cell_arg(st, words[1])
     b = R.board(st)
     letter = b.room_of(c)
@@ -176,7 +177,9 @@ def check_place(st: EscapeState, seat: str, words: list[str]) -> Command:
         raise IllegalCommand(
             f"The {b.room_names[letter]} already holds {limit} {kind} token{'s' if limit > 1 else ''}, the most a room may have."
         )
-    return Command(kind, (cell_name(c),), f"Place a {kind} in the {b.room_names[letter]} ({cell_name(c)})")
+    return Command(
+        kind, (cell_name(c),), f"Place {with_article(kind)} in the {b.room_names[letter]} ({cell_name(c)})"
+    )
 
 
 def check_deploy(st: EscapeState, seat: str, words: list[str]) -> Command:
@@ -305,7 +308,7 @@ def item_usable(st: EscapeState, u: Unit, item: str) -> None:
     """Raise IllegalCommand unless the unit carries this item and may use it."""
     it = items()[item]
     if not carried(st, u, item):
-        raise IllegalCommand(f"{R.name(u)} does not carry a {it.name}.")
+        raise IllegalCommand(f"{R.name(u)} does not carry {with_article(it.name)}.")
     if R.has(st, u, "armless"):
         raise IllegalCommand(f"{R.name(u)} is Armless and cannot use equipment.")
     if it.faction and it.faction != u.seat:
@@ -1204,7 +1207,9 @@ def place_command(st: EscapeState, kind: str, c: Cell) -> Command:
     """The setup command placing a token of ``kind`` on ``c`` (as listed by :func:`legal`)."""
     b = R.board(st)
     return Command(
-        kind, (cell_name(c),), f"Place a {kind} in the {b.room_names[b.cell_room[c]]} ({cell_name(c)})"
+        kind,
+        (cell_name(c),),
+        f"Place {with_article(kind)} in the {b.room_names[b.cell_room[c]]} ({cell_name(c)})",
     )
 
 

@@ -28,6 +28,7 @@ from engine.geometry.square import (
     parse_cell,
     parse_edge,
 )
+from engine.grammar import with_article
 from engine.rulesets.escape.board import Board, EdgeKind
 from engine.rulesets.escape.content import (
     FACTION_NAMES,
@@ -912,7 +913,7 @@ def do_reroll(
     else:
         st.revolution -= 1
         why = f"The Resistance spends a Revolution token ({st.revolution} left) and"
-    ev.append(Event(f"{why} re-rolls a {old}: {new}.", kind="reroll", dice=(new,)))
+    ev.append(Event(f"{why} re-rolls {with_article(str(old))}: {new}.", kind="reroll", dice=(new,)))
 
 
 def resolve_setup_init(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> bool:

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 from engine.core import Command, Decision, Event, Hints, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
+from engine.grammar import with_article
 from engine.ruleset import Chooser, Ruleset, SetupOptions, register
 from engine.rulesets.escape import actions as A
 from engine.rulesets.escape import hints as H
@@ -201,13 +202,13 @@ def prompt(st: EscapeState) -> str:
         src = " or ".join(
             "a Revolution token" if s == "token" else "Seasoned veteran" for s in R.reroll_sources(st, e)
         )
-        return f"The {who} rolled a {die}: re-roll it with {src}?"
+        return f"The {who} rolled {with_article(str(die))}: re-roll it with {src}?"
     if mode == "push":
         return f"Digging arm: push {R.name(st.units[st.stack[-1]['push']])} back?"
     if mode == "pull":
         return f"Attraction: where does {R.name(st.units[st.stack[-1]['target']])} land?"
     if mode in ("crates", "objectives", "equipment"):
-        return f"Setup: the {who} places a {mode.rstrip('s')} token in a room."
+        return f"Setup: the {who} places {with_article(mode.rstrip('s'))} token in a room."
     if mode == "deploy":
         return (
             f"Setup: the {who} deploys a character in the {R.room_name(st, R.scen(st).deploy[seat]['room'])}."

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from engine.core import Command, Event
 from engine.errors import IllegalCommand, NotYourTurn, UnknownCommand
+from engine.grammar import with_article
 from engine.rulesets.heist import npcs as N
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.state import CAMERA, GUARD, LOCK, HeistState, Player, Tile
@@ -243,7 +244,11 @@ def fixer_commands(st: HeistState, p: Player) -> list[Command]:
         kind, cost = ("idea2", 2) if "idea2" not in st.bag else ("idea3", 3)
         if st.team_cash >= cost:
             out.append(
-                Command("floorplan", (), f"The Architect: a {kind[-1]}-idea token into the bag (${cost}k)")
+                Command(
+                    "floorplan",
+                    (),
+                    f"The Architect: {with_article(kind[-1] + '-idea')} token into the bag (${cost}k)",
+                )
             )
     stored = st.bought.count("blank")
     if "security_consultant" in st.fixers and stored < 3 and st.team_cash >= CONSULT_COSTS[stored]:
@@ -1331,7 +1336,9 @@ def h_floorplan(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     kind, cost = ("idea2", 2) if "idea2" not in st.bag else ("idea3", 3)
     st.team_cash -= cost
     st.bag.append(kind)
-    ev.append(Event(f"The Architect hides a {kind[-1]}-idea token in the bag (${cost}k).", "plan"))
+    ev.append(
+        Event(f"The Architect hides {with_article(kind[-1] + '-idea')} token in the bag (${cost}k).", "plan")
+    )
 
 
 def h_shell(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.board_marks import SEAT_TEXT, unique_tags
+from engine.grammar import plural
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.state import HeistState, Player
 from engine.scene import Panel, PanelUnit, Scene, Tile, Token
@@ -222,7 +223,9 @@ def scene(st: HeistState, seat: str | None) -> Scene:
     if st.crises:
         lines.append("Crisis queue: " + ", ".join(R.card_name(c) for c in st.crises))
     lines.append(
-        f"Bag: {len(st.bag)} chits · safe 🧩 {st.safe}" if R.heist(st).safe else f"Bag: {len(st.bag)} chits"
+        f"Bag: {plural(len(st.bag), 'chit')} · safe 🧩 {st.safe}"
+        if R.heist(st).safe
+        else f"Bag: {plural(len(st.bag), 'chit')}"
     )
     if st.hauled:
         lines.append("Haul: " + ", ".join(f"{k} {v}" for k, v in sorted(st.hauled.items())))
@@ -271,7 +274,7 @@ def text_board(st: HeistState, seat: str | None) -> str:
     ]
     if st.crises:
         lines.append("Crisis queue: " + ", ".join(R.card_name(c) for c in st.crises))
-    lines.append(f"Bag: {len(st.bag)} chits" + (f" · safe {st.safe}" if R.heist(st).safe else ""))
+    lines.append(f"Bag: {plural(len(st.bag), 'chit')}" + (f" · safe {st.safe}" if R.heist(st).safe else ""))
     if st.escape_called and st.phase == "action":
         lines.append("Escape called: it starts after this Event phase.")
     lines += ["", "    " + " ".join(f"{chr(97 + x):<3}" for x in range(b.width))]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from engine.board_marks import seat_palette
 from engine.core import Event, Outcome
 from engine.geometry import hexgrid as H
+from engine.grammar import with_article
 from engine.rulesets.heist.board import Board, build
 from engine.rulesets.heist.content import Character, Heist, HeistContent, load_content
 from engine.rulesets.heist.state import (
@@ -252,13 +253,13 @@ def draw(st: HeistState, n: str, ev: list[Event], why: str, by: Player | None = 
         return
     if kind in ("jewel", "docs", "usb", "keycard"):
         t.loot.append(kind)
-        text = f"{why} {n}: a {kind}"
+        text = f"{why} {n}: {with_article(kind)}"
         if kind in ("usb", "keycard") or any(r.id == "held_by_guard" for r in heist(st).rules):
             place(st, n, GUARD)
             text += ", held by a guard"
     else:
         place(st, n, kind, from_bag=True)
-        text = f"{why} {n}: a {kind.replace('2x', ' (elite)')}"
+        text = f"{why} {n}: {with_article(kind.replace('2x', ' (elite)'))}"
         if st.phase == "action" and "blank" in st.bought:
             st.flags.append(f"drawn:{n}")  # the Security Consultant may still swap it this round
         if kind.startswith(CAMERA) and st.phase == "plan" and "shell" in st.bought:

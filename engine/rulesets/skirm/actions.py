@@ -25,6 +25,7 @@ from engine.geometry.square import (
     parse_cell,
     parse_edge,
 )
+from engine.grammar import with_article
 from engine.rulesets.skirm import board as B
 from engine.rulesets.skirm import rules as R
 from engine.rulesets.skirm.content import SIZE, Skill, Weapon, skill
@@ -293,7 +294,11 @@ def check_reroll(st: SkirmState, verb: str, args: list[str]) -> Command:
                 f"Only a failed die not re-rolled yet may be re-rolled (one re-roll per die): choose {', '.join(map(str, choices))}."
             )
         dice, _, _ = R.frame_dice(st.stack[-1])
-        return Command("reroll", (str(n),), f"Spend 1 Tactical Order to re-roll die {n} (a {dice[n - 1]})")
+        return Command(
+            "reroll",
+            (str(n),),
+            f"Spend 1 Tactical Order to re-roll die {n} ({with_article(str(dice[n - 1]))})",
+        )
     raise IllegalCommand("Dice were rolled: answer 'reroll N' (N = the die's position) or 'keep'.")
 
 
@@ -747,7 +752,11 @@ def legal(st: SkirmState, seat: str) -> list[Command]:
     if mode == "reroll":
         dice, _, _ = R.frame_dice(st.stack[-1])
         return [Command("keep", (), "Keep the dice")] + [
-            Command("reroll", (str(n),), f"Spend 1 Tactical Order to re-roll die {n} (a {dice[n - 1]})")
+            Command(
+                "reroll",
+                (str(n),),
+                f"Spend 1 Tactical Order to re-roll die {n} ({with_article(str(dice[n - 1]))})",
+            )
             for n in R.reroll_choices(st)
         ]
     if mode == "zone":

@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.board_marks import SEAT_TEXT, seat_palette, unique_tags
 from engine.geometry.square import cell_name, edge_name
+from engine.grammar import plural
 from engine.rulesets.skirm import board as B
 from engine.rulesets.skirm import rules as R
 from engine.rulesets.skirm.content import factions, skill
@@ -213,7 +214,8 @@ def text_board(st: SkirmState, seat: str | None) -> str:
     if e:
         lines.append(f"Event {st.event}: {e.name} ({R.EVENT_TEXT[e.effect]})")
     lines.append(" · ".join(
-        f"{R.squad_name(st, s)}: {st.points.get(s, 0)} MP, {st.orders.get(s, 0)} Tactical Orders left" for s in R.SEATS
+        f"{R.squad_name(st, s)}: {st.points.get(s, 0)} MP, {plural(st.orders.get(s, 0), 'Tactical Order')} left"
+        for s in R.SEATS
     ))  # fmt: skip
     w = R.waiting(st)
     if st.result:

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.core import Event, Outcome
 from engine.geometry.square import Cell, cell_name, chebyshev, sight_line
+from engine.grammar import with_article
 from engine.rulesets.skirm import board as B
 from engine.rulesets.skirm.content import UnitType, Weapon, factions, unit_type, weapon
 from engine.rulesets.skirm.state import DOWNED, OUT, RESERVE, STANDING, SkirmState, Unit
@@ -614,7 +615,7 @@ def do_reroll(st: SkirmState, seat: str, index: int, ev: list[Event]) -> None:
     dice[index - 1] = st.rng.roll(6)
     re[index - 1] = True
     st.orders[seat] -= 1
-    ev.append(Event(f"{squad_name(st, seat)} spends a Tactical Order to re-roll a {old} → {dice[index - 1]}.",
+    ev.append(Event(f"{squad_name(st, seat)} spends a Tactical Order to re-roll {with_article(str(old))} → {dice[index - 1]}.",
                     kind="reroll", dice=(dice[index - 1],)))  # fmt: skip
 
 
