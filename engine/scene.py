@@ -102,7 +102,9 @@ class Scene:
     """Everything one board image shows.
 
     ``static_key`` names the map's static layer (floor, walls, labels) so a renderer may cache it; two
-    scenes with the same key must have identical ``tiles``, ``edges`` (static ones) and ``width``/``height``.
+    scenes with the same key must have identical ``tiles``, ``edges`` (static ones), ``labels`` and
+    ``width``/``height``. ``highlights`` (reach) and ``targets`` are drawn distinctly, and the renderer
+    adds their legend entries itself.
     """
 
     grid: GridKind

@@ -185,3 +185,19 @@ def test_turn_label_says_the_turn(ruleset: str, kw: dict[str, object], pattern: 
             break
         g.apply(seats[0], rnd.choice(g.legal_commands(seats[0])).text)
     assert pattern in g.turn_label()
+
+
+def test_show_moves_image_marks_reach_and_targets_off_the_event_loop() -> None:
+    import asyncio
+    import io
+
+    from PIL import Image
+
+    from bot.render import moves_png, moves_scene
+
+    g, seat = positions("escape", 1)[0]
+    scene, hints = moves_scene(g, seat)
+    assert scene.highlights == hints.reach and scene.targets == hints.targets and hints.unit
+    png, again = asyncio.run(moves_png(g, seat))
+    assert again == hints and png is not None
+    assert Image.open(io.BytesIO(png)).size == (layout(scene).width, layout(scene).height)
