@@ -228,7 +228,22 @@ def draw_text(
         px, py = x - g.advance + g.dx, y + g.dy
     else:
         px, py = x + g.dx, y + g.dy
-    put_bands(im, pal, (round(px), round(py)), g.bands, fg, bg)
+    idx = tuple(-1 if b is None else pal.blend_idx(fg, bg, lv) for lv, b in zip(LEVELS, g.bands, strict=True))
+    image, mask = _text_sprite(text, size, idx)
+    im.paste(image, (round(px), round(py)), mask)
+
+
+@lru_cache(maxsize=4096)
+def _text_sprite(text: str, size: int, idx: tuple[int, ...]) -> tuple[Image.Image, Image.Image]:
+    """``text``'s bands merged into one palette-index image and one mask: a single paste per line."""
+    g = glyphs(text, size)
+    image = Image.new("P", (g.w, g.h), 0)
+    mask = Image.new("1", (g.w, g.h), 0)
+    for band, colour in zip(g.bands, idx, strict=True):
+        if band is not None:
+            image.paste(colour, (0, 0), band)
+            mask.paste(1, (0, 0), band)
+    return image, mask
 
 
 # -- shapes ------------------------------------------------------------------------------------------

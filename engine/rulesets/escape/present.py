@@ -208,7 +208,7 @@ def scene(st: EscapeState, seat: str | None) -> Scene:
     legend += [(EDGE_LEGEND[k][0], EDGE_LEGEND[k][1]) for k in EDGE_LEGEND if k in styles]
     legend.append((WALL, "wall (thick: strong wall)"))
     if any(t.mark for t in tiles):
-        legend.append(("#a4abb8", "1-4 on a square: airlock"))
+        legend.append(("#a4abb8", "digit in a square's corner: airlock number"))
     if arrows and arrows[0].kind == "path":
         legend.append((LAST_MOVE, "last move"))
     if st.attacks:
