@@ -42,7 +42,11 @@ def largest_boards() -> Iterator[tuple[str, Scene]]:
     mirror = {"squad": {"player1": "shock", "player2": "shock"}}
     yield "skirm", played(engine.new_game("skirm", seed=3, options=mirror), 120).scene(None)
     heist = engine.new_game("heist", scenario="the_final_score_part_1", seats=SEATS4, seed=3)
-    yield "heist", played(heist, 60).scene(None)
+    for step in range(60):  # into the action phase, where pawns, rings and dealt-with chits show
+        played(heist, 3, seed=step)
+        if heist.state.phase == "action" and any(not p.done for p in heist.state.players.values()):
+            break
+    yield "heist", heist.scene(None)
 
 
 BOARDS = dict(largest_boards())

@@ -167,7 +167,9 @@ def scene(st: HeistState, seat: str | None) -> Scene:
             tokens.append(
                 Token(cell, label + ("2" if c.elite else ""), on if c.active else off, "circle", small=True)
             )
-            drawn[c.kind] = (on, f"{label} {CHIT_NAME[c.kind]} (grey: dealt with; {label}2: elite)")
+            drawn[c.kind] = (on, f"{label} {CHIT_NAME[c.kind]} ({label}2: elite)")
+            if not c.active:
+                drawn[f"off:{off}"] = (off, "grey chit: dealt with (subdued, unlocked or disabled)")
         if t.cash:
             tokens.append(Token(cell, f"${t.cash}", CASH_FILL, "square", small=True))
             drawn["cash"] = (CASH_FILL, "$n: cash ($1k each)")
@@ -194,6 +196,8 @@ def scene(st: HeistState, seat: str | None) -> Scene:
             tokens.append(
                 Token(R.cell_of(st, p.pos), tags[s], colours[s], "circle", text_fill=SEAT_TEXT, ring=ring)
             )
+            if ring:
+                drawn["ring"] = (ring, "white ring: still to act this round")
         detail = f"die {p.die or '-'} · 💡{p.ideas}"
         if p.action:
             detail += f" · {p.action}{' ' + R.sym(p.left) if p.left else ''}{' ✓' if p.done else ''}"
