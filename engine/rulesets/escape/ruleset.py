@@ -106,7 +106,7 @@ class Escape(Ruleset):
         # Activation decisions leave the options to legal_commands (they are many and computed on demand).
         options = () if mode == "activation" else tuple(A.legal(st, seat))
         kind = {"reroll": "reaction", "dodge": "reaction", "countermeasure": "reaction", "push": "reaction",
-                "pull": "reaction", "activation": "activation"}.get(mode, "setup")  # fmt: skip
+                "pull": "reaction", "activation": "activation", "event": "turn", "first": "turn"}.get(mode, "setup")  # fmt: skip
         default = {
             "reroll": Command("keep", (), "Keep this die"), "dodge": Command("no-dodge", (), "Do not dodge"),
             "countermeasure": Command("no-countermeasure", (), "No counter-measure"),
@@ -193,12 +193,11 @@ def prompt(st: EscapeState) -> str:
         return f"Digging arm: push {R.name(st.units[st.stack[-1]['push']])} back?"
     if mode == "pull":
         return f"Attraction: where does {R.name(st.units[st.stack[-1]['target']])} land?"
+    told = f"{R.setup_initiative_text(st)} " if R.setup_untouched(st) else ""
     if mode in ("crates", "objectives", "equipment"):
-        return f"Setup: the {who} places a {mode.rstrip('s')} token in a room."
+        return f"{told}Setup: the {who} places a {mode.rstrip('s')} token in a room."
     if mode == "deploy":
-        return (
-            f"Setup: the {who} deploys a character in the {R.room_name(st, R.scen(st).deploy[seat]['room'])}."
-        )
+        return f"{told}Setup: the {who} deploys a character in the {R.room_name(st, R.scen(st).deploy[seat]['room'])}."
     if mode == "event":
         return f"Random event {st.event}: {R.EVENTS[st.event]}. The {who} chooses."
     if mode == "first":
