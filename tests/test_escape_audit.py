@@ -275,3 +275,19 @@ def test_victory_help_topic_lists_every_scenario_s_conditions():
         for side in ("resistance", "isc"):
             assert s.victory[side]["text"] in text
     assert "objective" in text and "draw" in text.lower()
+
+
+def test_the_game_s_own_player_re_rolls_only_a_die_it_can_turn():
+    # Asked about Ashton's 1 against Mamushi's dodge 4 (1+3 vs 4+2, a 6 would win): re-roll. Asked about
+    # a winning 1 with no dodge (1+3-2 = 2 damage): keep the token.
+    game = arena({"ashton": "i3", "mamushi": "j3"}, dice=[1, 4])
+    state(game).revolution = 1
+    game.apply("resistance", "attack ashton mamushi")
+    game.apply("isc", "dodge")
+    assert game.bot_command("resistance").text == "reroll"
+    game = arena({"ashton": "i3", "mamushi": "j3"}, dice=[1])
+    state(game).revolution = 1
+    game.apply("resistance", "attack ashton mamushi")
+    game.apply("isc", "no-dodge")
+    assert game.awaiting()[0].kind == "reaction"
+    assert game.bot_command("resistance").text == "keep"
