@@ -102,7 +102,8 @@ def test_the_standing_re_roll_answer_is_ask_by_default():
     game.apply("resistance", "attack ashton mamushi")
     game.apply("isc", "no-dodge")
     d = game.awaiting()[0]
-    assert d.kind == "reaction" and d.seats == {"resistance"} and "rolled a 1" in d.prompt
+    assert d.kind == "reaction" and d.seats == {"resistance"}
+    assert "rolled a 1 for Ashton's attack: re-roll it with a Revolution token?" in d.prompt
     game.apply("resistance", "keep")
     assert st.revolution == 1 and st.units["mamushi"].damage == 2
 
@@ -145,7 +146,7 @@ def test_a_hopeless_initiative_die_is_neither_re_rolled_by_auto_nor_asked_about(
     next_turn(game, init=(1, 4), event=(3, 4))
     # The initiative die was not offered; the random event die (no face better than another) is.
     d = game.awaiting()[0]
-    assert st.initiative == "isc" and d.kind == "reaction" and "rolled a 3" in d.prompt
+    assert st.initiative == "isc" and d.kind == "reaction" and "rolled a 3 for the random event" in d.prompt
     assert st.stack[-2]["t"] == "event"
 
 

@@ -184,11 +184,12 @@ def prompt(st: EscapeState) -> str:
     if mode == "reroll":
         f = st.stack[-1]
         e = f["entries"][f["i"]]
-        die = R.frame_parent(st)["dice"][e["slot"]]
+        parent = R.frame_parent(st)
+        die = parent["dice"][e["slot"]]
         src = " or ".join(
             "a Revolution token" if s == "token" else "Seasoned veteran" for s in R.reroll_sources(st, e)
         )
-        return f"The {who} rolled a {die}: re-roll it with {src}?"
+        return f"The {who} rolled a {die}{roll_purpose(st, parent, e)}: re-roll it with {src}?"
     if mode == "push":
         return f"Digging arm: push {R.name(st.units[st.stack[-1]['push']])} back?"
     if mode == "pull":
@@ -203,3 +204,18 @@ def prompt(st: EscapeState) -> str:
     if mode == "first":
         return f"The {who} won the initiative: who activates first?"
     return A.whose_turn_text(st)
+
+
+def roll_purpose(st: EscapeState, parent: dict[str, Any], e: dict[str, Any]) -> str:
+    """What a die offered for a re-roll was rolled for, as a phrase (" for the initiative", " to dodge"...)."""
+    t = parent["t"]
+    if t in ("setup_init", "turn_init"):
+        return " for the setup initiative" if t == "setup_init" else " for the initiative"
+    if t == "event":
+        return " for the random event"
+    if t == "drill":
+        return " for the drill"
+    who = R.name(st.units[e["unit"]]) if e["unit"] else ""
+    if t == "attack":
+        return f" for {who}'s attack" if e["slot"] == "att" else f" for {who}'s dodge"
+    return f" for {who}'s hack" if e["slot"] == "hack" else f" for {who}'s counter-measure"
