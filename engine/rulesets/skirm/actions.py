@@ -165,9 +165,12 @@ def shot_problem(
         return f"{t.name} is a squadmate."
     if B.solid(st, target):
         return f"{cell_name(target)} is solid."
+    if target == u.pos or B.adjacent(st, u.pos, target):
+        what = t.name if t else cell_name(target)
+        return (
+            f"{what} is in an adjacent square: ranged targets must not be adjacent (attack it with 'fight')."
+        )
     d = chebyshev(u.pos, target)
-    if d < 2:
-        return "Ranged targets must be at least 2 squares away (use 'fight' against adjacent units)."
     rng = weapon_range(st, w)
     if d > rng:
         return f"{cell_name(target)} is {d} squares away; the {w.name} reaches {rng}."
@@ -824,7 +827,7 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Command]:
             if w.has("XPL"):
                 reach_w = weapon_range(st, w)
                 near = {n for c in occ for n in B.adjacent_cells(st, c)}  # an empty blast square needs a unit
-                cells = sorted(c for c in near | set(occ) if 2 <= chebyshev(u.pos, c) <= reach_w
+                cells = sorted(c for c in near | set(occ) if chebyshev(u.pos, c) <= reach_w
                                and (c not in occ or occ[c].seat != u.seat))  # fmt: skip
             else:
                 cells = sorted(v.pos for v in enemies if v.pos is not None)

@@ -31,7 +31,7 @@ HELP: dict[str, str] = {
         "climbed. Stairs count as flat. Squares more than 1 apart in height are not adjacent."
     ),
     "combat": (
-        "Ranged: target 2+ squares away, in range and in sight (two clear lines from one of your corners to two of its "
+        "Ranged: a target not adjacent to you (height counts), in range and in sight (two clear lines from one of your corners to two of its "
         "corners; high walls, closed doors, solid blocks and Standing units block), and no Standing enemy next to you. "
         "Melee: an adjacent enemy. Roll ROA dice under MSK/RSK; each success deals DAM; the target rolls one save per "
         "damage under ARM; any failed save: Standing -> Downed -> Out. High ground +1 skill, cover (a low wall on the "
