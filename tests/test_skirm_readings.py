@@ -6,8 +6,9 @@ import pytest
 
 from engine import IllegalCommand
 from engine.rulesets.skirm import board as B
+from engine.rulesets.skirm import rules as R
 from engine.rulesets.skirm.state import DOWNED
-from tests.test_skirm_rules import arena, sq, state, text
+from tests.test_skirm_rules import arena, dests, sq, state, text
 
 
 def test_a_target_one_square_away_but_two_higher_is_not_adjacent_so_it_may_be_shot():
@@ -29,3 +30,53 @@ def test_an_adjacent_target_is_refused_with_a_message_naming_adjacency():
     game.apply("player1", "activate captain")
     with pytest.raises(IllegalCommand, match="adjacent.*'fight'"):
         game.apply("player1", "shoot captain bolt_pistol gaunt")
+
+
+def test_the_long_rifle_lifts_the_marksman_to_the_cap_and_the_cap_binds_only_the_plus_sk():
+    # Content (item 16): the Marksman has RSK 4, so the Long Rifle's +SK makes it 5; with the pistol it is 4.
+    st = state(arena({"marksman": "e1", "gaunt": "e9", "gaunt2": "i4"}))
+    m, g = st.units["marksman"], st.units["gaunt"]
+    assert R.attack_skill(st, m, R.wp("long_rifle"), g, False) == 5
+    assert R.attack_skill(st, m, R.wp("bolt_pistol"), g, False) == 4
+    # The cap of 5 binds +SK only: high ground still adds 1 afterwards (a 6 fails all the same).
+    st.units["marksman"].pos = sq("j4")  # on the 2-high roof
+    assert R.attack_skill(st, m, R.wp("long_rifle"), g, False) == 6
+    # A Long Rifle shot at 5: dice [5] hits (it would miss at RSK 4); the gaunt's save [6] fails.
+    game = arena({"marksman": "e1", "gaunt": "e9"}, dice=[5, 6, 6])
+    game.apply("player1", "activate marksman")
+    events = game.apply("player1", "shoot marksman long_rifle gaunt")
+    assert "vs skill 5" in text(events) and state(game).units["gaunt"].state == DOWNED
+
+
+def test_a_downed_unit_may_crawl_one_square_out_of_difficult_ground_but_a_dash_may_not():
+    game = arena({"trooper": "d3", "gaunt": "l12"}, states={"trooper": DOWNED})
+    game.apply("player1", "activate trooper")
+    assert {"e2", "e3", "d2", "d4", "c2"} <= dests(game, "player1", "crawl")
+    events = game.apply("player1", "crawl trooper e3")
+    assert "crawls to e3" in text(events) and state(game).units["trooper"].pos == sq("e3")
+    game = arena({"trooper": "d3", "gaunt": "l12"})
+    game.apply("player1", "activate trooper")
+    assert not dests(game, "player1", "dash") & {"e2", "e3", "e4"}  # Standing: Move out instead
+    with pytest.raises(IllegalCommand, match="cannot reach"):
+        game.apply("player1", "dash trooper e3")
+
+
+def test_a_third_repeat_costs_three():
+    game = arena({"captain": "e5", "gaunt": "l12"}, orders=(3, 0))
+    game.apply("player1", "activate captain")
+    assert "(1 ACT)" in game.parse("player1", "move captain e6").label
+    game.apply("player1", "move captain e6")
+    assert "(2 ACT)" in game.parse("player1", "move captain e7").label
+    game.apply("player1", "move captain e7")
+    assert "(3 ACT)" in game.parse("player1", "move captain e8").label  # 1 + 2, not 1 + 1
+    game.apply("player1", "move captain e8")
+    assert state(game).orders["player1"] == 0
+
+
+def test_a_downed_leader_adds_no_order_dice():
+    game = arena({"captain": "e5", "gaunt": "l12"}, states={"captain": DOWNED})
+    st = state(game)
+    st.rng.script = [2, 5, 1, 1, 1, 4, 4, 4, 1]  # roll-off, 3D6 only for player1, 3D6 for player2, event
+    ev: list = []
+    R.start_turn(st, ev)
+    assert "5D6" not in text(ev) and st.orders_rolled["player1"] == 3

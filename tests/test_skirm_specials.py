@@ -314,7 +314,7 @@ def test_rule_UNQ():
 def test_rule_plus_SK():
     st = state(arena({"marksman": "e1", "deathmark": "e9"}, squads=("shock", "ankh")))
     m, d = st.units["marksman"], st.units["deathmark"]
-    assert R.attack_skill(st, m, R.wp("long_rifle"), d, False) == 5  # RSK 5 + 1, at most 5
+    assert R.attack_skill(st, m, R.wp("long_rifle"), d, False) == 5  # RSK 4 + 1
     assert R.attack_skill(st, d, R.wp("synaptic_rifle"), m, False) == 5  # RSK 4 + 1
 
 

@@ -131,6 +131,12 @@ def move_budget(st: SkirmState, u: Unit, verb: str) -> int:
     return R.DASH + (1 if R.has(u, "SWF") and verb == "dash" else 0)
 
 
+def crawl_ranger(u: Unit, verb: str) -> bool:
+    """Whether a move ignores the cost of leaving difficult ground: Rangers always, and a Crawl (its single
+    square may always leave difficult ground, or a Downed unit there could never move; see the rulings)."""
+    return R.has(u, "RGR") or verb == "crawl"
+
+
 def weapon_of(u: Unit, text: str) -> Weapon:
     """A weapon the unit carries, by id or unambiguous start. Raises IllegalCommand."""
     t = text.lower()
@@ -366,7 +372,7 @@ def chk_move(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
             )
     else:
         budget = move_budget(st, u, verb)
-        if c not in B.reach(st, u, budget, nimble=R.has(u, "NMB"), ranger=R.has(u, "RGR")):
+        if c not in B.reach(st, u, budget, nimble=R.has(u, "NMB"), ranger=crawl_ranger(u, verb)):
             raise IllegalCommand(
                 f"{u.name} cannot reach {cell_name(c)} with {budget} square(s) of movement "
                 "(difficult ground, low walls and climbing cost more; enemies block passage)."
@@ -648,7 +654,8 @@ def play_action(st: SkirmState, c: Command, ev: list[Event]) -> None:
         if v == "leap":
             path = dict(B.leap_cells(st, u, R.ut(u).leap, nimble=R.has(u, "NMB")))[dest]
         else:
-            path = B.reach(st, u, move_budget(st, u, v), nimble=R.has(u, "NMB"), ranger=R.has(u, "RGR"))[dest]
+            budget = move_budget(st, u, v)
+            path = B.reach(st, u, budget, nimble=R.has(u, "NMB"), ranger=crawl_ranger(u, v))[dest]
         u.pos = dest
         if v == "move" and not free:
             u.moved = True
@@ -788,12 +795,13 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Command]:
     out: list[Command] = []
     if u.pos is None:
         return out
-    nimble, ranger = R.has(u, "NMB"), R.has(u, "RGR")
+    nimble = R.has(u, "NMB")
+    crawler = crawl_ranger(u, "crawl" if u.state == DOWNED else "move")
     moves = [
         v for v in (("crawl",) if u.state == DOWNED else ("move", "dash")) if _afford(st, u, v) is not None
     ]
     if moves:
-        found = B.reach_costs(st, u, max(move_budget(st, u, v) for v in moves), nimble=nimble, ranger=ranger)
+        found = B.reach_costs(st, u, max(move_budget(st, u, v) for v in moves), nimble=nimble, ranger=crawler)
         for verb in moves:
             move_cost, budget = R.action_cost(st, u, KEYS[verb], BASE_COST[verb]), move_budget(st, u, verb)
             for c in sorted(c for c, (n, _) in found.items() if n <= budget):
