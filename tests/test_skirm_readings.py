@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalCommand
+from engine import IllegalCommand, new_game
 from engine.rulesets.skirm import board as B
 from engine.rulesets.skirm import rules as R
 from engine.rulesets.skirm.state import DOWNED
@@ -80,3 +80,37 @@ def test_a_downed_leader_adds_no_order_dice():
     ev: list = []
     R.start_turn(st, ev)
     assert "5D6" not in text(ev) and st.orders_rolled["player1"] == 3
+
+
+@pytest.mark.parametrize("a", ["shock", "coven", "stonekin", "ankh", "swarm"])
+@pytest.mark.parametrize("b", ["shock", "coven", "stonekin", "ankh", "swarm"])
+def test_every_unit_has_a_unique_name_and_board_label(a, b):
+    game = new_game("skirm", scenario="seize", seats={"player1": "a", "player2": "b"}, seed=1,
+                    options={"squad": {"player1": a, "player2": b}})  # fmt: skip
+    st = state(game)
+    names = [u.name for u in st.units.values()]
+    assert len(set(names)) == len(names)
+    labels = R.unit_labels(st)
+    assert len(set(labels.values())) == len(labels)
+    assert all(1 <= len(x) <= 3 for x in labels.values())
+
+
+def test_events_and_command_labels_tell_identical_units_apart():
+    game = arena({"trooper": "e1", "trooper2": "h2", "gaunt": "e9", "gaunt2": "h9"}, dice=[6] * 12)
+    st = state(game)
+    assert st.units["trooper"].name != st.units["trooper2"].name
+    acts = [c.label for c in game.legal_commands("player1") if c.verb == "activate"]
+    assert len(set(acts)) == len(acts) == 2
+    game.apply("player1", "activate trooper")
+    shots = [c.label for c in game.legal_commands("player1") if c.verb == "shoot"]
+    assert len(set(shots)) == len(shots)
+    first = text(game.apply("player1", "shoot trooper assault_rifle gaunt"))
+    game.apply("player1", "end")
+    game.apply("player2", "activate gaunt")
+    game.apply("player2", "end")
+    game.apply("player1", "activate trooper2")
+    second = text(game.apply("player1", "shoot trooper2 assault_rifle gaunt2"))
+    assert "Shock Trooper 1 attacks Gaunt 1" in first and "Shock Trooper 2 attacks Gaunt 2" in second
+    # Commands still name units by id and round-trip through their text.
+    for c in game.legal_commands("player1"):
+        assert game.parse("player1", c.text) == c

@@ -739,14 +739,33 @@ def faction_colour(st: SkirmState, seat: str) -> str:
 
 
 def unit_labels(st: SkirmState) -> dict[str, str]:
-    """Two-letter token labels per unit id (type initials plus a number where needed)."""
-    out = {}
-    for u in st.units.values():
-        words = u.name.split()
-        base = (words[0][0] + (words[1][0] if len(words) > 1 else words[0][1])).upper()
-        digits = "".join(ch for ch in u.id if ch.isdigit())
-        out[u.id] = base[:1] + digits[-1] if digits else base
-    return out
+    """Short token labels per unit id, unique within the game: the name's initials (``ST`` for Shock
+    Trooper) or, for a numbered unit, its first letter and number (``B2`` for Breacher 2). Where two units
+    would share a label, both take their next, longer candidate until they differ."""
+    options = {u.id: label_candidates(u.name, i) for i, u in enumerate(st.units.values())}
+    level = dict.fromkeys(options, 0)
+    for _ in range(8):
+        out = {uid: opts[min(level[uid], len(opts) - 1)] for uid, opts in options.items()}
+        seen: dict[str, list[str]] = {}
+        for uid, lab in out.items():
+            seen.setdefault(lab, []).append(uid)
+        clashes = [uid for ids in seen.values() if len(ids) > 1 for uid in ids]
+        if not clashes:
+            return out
+        for uid in clashes:
+            level[uid] += 1
+    return {uid: opts[-1] for uid, opts in options.items()}
+
+
+def label_candidates(name: str, index: int) -> list[str]:
+    """Token labels for a unit name, shortest first; the last one (with the unit's index) is unique."""
+    words = name.split()
+    num = words.pop() if len(words) > 1 and words[-1].isdigit() else ""
+    stem = "".join(words).upper() or "U"
+    initials = (words[0][0] + (words[1][0] if len(words) > 1 else stem[1:2])).upper()
+    out = [stem[0] + num] if num else []
+    out += [initials + num, stem[0] + stem[-1] + num, stem[:3] + num]
+    return [*out, str(index + 1)]
 
 
 def reserve(u: Unit) -> bool:
