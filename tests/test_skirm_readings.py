@@ -114,3 +114,20 @@ def test_events_and_command_labels_tell_identical_units_apart():
     # Commands still name units by id and round-trip through their text.
     for c in game.legal_commands("player1"):
         assert game.parse("player1", c.text) == c
+
+
+def test_one_high_ground_between_two_units_gives_cover_like_a_low_wall_and_two_high_blocks():
+    # Crossroads: f6 is a 1-high block (like a low wall, it hides legs and torso at most); i4-k5 is a 2-high
+    # roof. Two ground-level units see past f6; a target right behind it (f7, seen from f3) is in cover.
+    st = state(arena({"trooper": "f3", "gaunt": "f7"}))
+    assert B.sees(st, sq("f3"), sq("f7"))  # past the 1-high f6
+    assert B.in_cover(st, sq("f3"), sq("f7")) and not B.in_cover(st, sq("f3"), sq("f9"))
+    assert not B.sees(st, sq("h4"), sq("l4"))  # 2 squares above both ends: no sight
+    # From the 2-high roof the shooter looks over the 1-high block, and over a ground-level low wall.
+    assert not B.in_cover(st, sq("i5"), sq("f7"))
+    assert B.in_cover(st, sq("l8"), sq("g5")) and not B.in_cover(st, sq("i5"), sq("g5"))  # wall g5|h5
+    # Shooting the gaunt at f7 from f3: attack [1 1] = 2 strikes, cover saves one, the gaunt rolls one save.
+    game = arena({"trooper": "f3", "gaunt": "f7"}, dice=[1, 1, 6, 1])
+    game.apply("player1", "activate trooper")
+    events = game.apply("player1", "shoot trooper assault_rifle gaunt")
+    assert "1 automatic save(s) (cover)" in text(events) and "rolls 1 save(s)" in text(events)

@@ -32,10 +32,11 @@ HELP: dict[str, str] = {
     ),
     "combat": (
         "Ranged: a target not adjacent to you (height counts), in range and in sight (two clear lines from one of your corners to two of its "
-        "corners; high walls, closed doors, solid blocks and Standing units block), and no Standing enemy next to you. "
+        "corners; high walls, closed doors, solid blocks, ground 2+ above you both and Standing units block), and no "
+        "Standing enemy next to you. "
         "Melee: an adjacent enemy. Roll ROA dice under MSK/RSK; each success deals DAM; the target rolls one save per "
-        "damage under ARM; any failed save: Standing -> Downed -> Out. High ground +1 skill, cover (a low wall on the "
-        "target's side facing you) one automatic save, support (a Standing squadmate next to the target) +1 ROA in melee."
+        "damage under ARM; any failed save: Standing -> Downed -> Out. High ground +1 skill, cover (a low wall or 1-high ground on the "
+        "target's side facing you, not below you) one automatic save, support (a Standing squadmate next to the target) +1 ROA in melee."
     ),
     "missions": (
         "Seize Ground (Crossroads): 4 objectives; 'plant' a banner (2 ACT) so an objective keeps scoring for you. "
