@@ -12,17 +12,19 @@ HELP: dict[str, str] = {
     "dice": (
         "Roll a D6 against a stat: equal or lower succeeds. A 1 always succeeds and a 6 always fails, whatever the "
         "modifiers. A die is re-rolled at most once; a Tactical Order buys a re-roll of any of your failed dice, even "
-        "in the other player's activation ('reroll N' or 'keep')."
+        "in the other player's activation ('reroll N' or 'keep'): attacks, saves, falls, Blast Shield, Recover and "
+        "the event die."
     ),
     "actions": (
         "A unit spends up to its ACT each activation. Move (3 squares), Dash (1), Ranged or Melee attack, open/close a "
         "door on its square's side, pick up/drop a marker, Recover (a D6 under ARM stands a Downed unit up; itself or "
         "an adjacent squadmate). Repeating an action in the same activation costs 1 more each time. Tactical Orders pay "
-        "for actions beyond ACT. Downed units may only Recover or Crawl."
+        "for actions beyond ACT. Downed units may only Recover or Crawl (a Crawl may always leave difficult ground)."
     ),
     "orders": (
         "Tactical Orders: 3D6 each turn plus the LDx dice of Standing leaders; every 1-3 is one order. Spend them on "
-        "extra actions, TO skills (once per unit per turn, any time you are to act) and re-rolls. Unused orders are lost."
+        "extra actions, TO skills (once per unit per turn, any time you are to act or an attack comes at you: "
+        "'skill ...' or 'pass') and re-rolls. Unused orders are lost."
     ),
     "movement": (
         "Eight directions; a diagonal needs both side squares free, level and without walls. You may not pass through "
@@ -48,7 +50,8 @@ HELP: dict[str, str] = {
         "activate <unit> · move|dash|crawl|leap <unit> <square> · shoot <unit> [weapon] <target|square> · "
         "fight <unit> [weapon] <target> · open|close <unit> <c4|c5> · pickup|drop <unit> · recover <unit> <downed> · "
         "order <leader> <squadmate> · skill <unit> <skill> [target] · plant|upload|sabotage <unit> · end · "
-        "reroll N · keep · react reroll ask|never. Setup: zone <name> · deploy <unit> <square>."
+        "reroll N · keep · chain <unit>|done · push <square>|none · pass · react reroll|skill ask|never. "
+        "Setup: zone <name> · deploy <unit> <square>."
     ),
 }
 

@@ -133,6 +133,9 @@ class Skirm(Ruleset):
                       f"Order ({st.orders.get(seat, 0)} left) to re-roll a failed die?")  # fmt: skip
             keep = Command("keep", (), "Keep the dice")
             return [Decision("reaction", frozenset({seat}), prompt, tuple(A.legal(st, seat)), keep)]
+        if mode in ("chain", "push", "react"):
+            opts = tuple(A.legal(st, seat))
+            return [Decision("reaction", frozenset({seat}), prompt, opts, opts[0])]
         if mode in ("zone", "deploy"):
             opts = tuple(A.legal(st, seat)) if mode == "zone" else ()
             return [Decision("setup", frozenset({seat}), prompt, opts, opts[0] if opts else None)]
