@@ -80,12 +80,19 @@ def whose_turn_text(st: SkirmState) -> str:
     who = R.squad_name(st, seat)
     if mode == "reroll":
         return f"{who} may spend a Tactical Order to re-roll a die ('reroll N' or 'keep')."
-    if mode == "chain":
-        return f"{who} picks up to two more targets next to the first for the chain ('chain <unit>' or 'chain done')."
-    if mode == "push":
-        return f"{who} may push the target up to 2 squares away ('push <square>' or 'push none')."
-    if mode == "react":
-        return f"{who} may answer the attack with a Tactical-Order skill ('skill <unit> <skill> [target]' or 'pass')."
+    if mode in ("chain", "push", "react"):
+        f = st.stack[-1]
+        a, gun = st.units[f["by"]], R.wp(f["w"])
+        t = st.units[f["queue"][f["i"]]["id"]] if f["queue"] else None
+        aim = t.name if t else cell_name((f["target"][0], f["target"][1]))
+        what = f"{a.name} attacks {aim} with the {gun.name}"
+        if mode == "chain":
+            return f"{what}: {who} picks up to two more enemies next to it for the chain ('chain <unit>' or 'chain done')."
+        if mode == "push":
+            return f"{what}: {who} may push it up to 2 squares away ('push <square>' or 'push none')."
+        left = st.orders.get(seat, 0)
+        return (f"{what}: first, {who} may use a Tactical-Order skill ({left} order(s) left; "
+                "'skill <unit> <skill> [target]' or 'pass').")  # fmt: skip
     if mode == "zone":
         zones = "|".join(B.mission(st).zones)
         return f"{st.intro} {who}: pick a deployment zone ('zone {zones}')."

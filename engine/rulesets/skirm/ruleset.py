@@ -129,8 +129,13 @@ class Skirm(Ruleset):
         prompt = A.whose_turn_text(st)
         if mode == "reroll":
             dice, _, stat = R.frame_dice(st.stack[-1])
-            prompt = (f"{R.squad_name(st, seat)}: dice {' '.join(map(str, dice))} vs {stat}. Spend a Tactical "
-                      f"Order ({st.orders.get(seat, 0)} left) to re-roll a failed die?")  # fmt: skip
+            left = st.orders.get(seat, 0)
+            if stat == R.ANY:
+                prompt = (f"{R.squad_name(st, seat)}: the event die shows {dice[0]}. Spend a Tactical Order "
+                          f"({left} left) to re-roll it?")  # fmt: skip
+            else:
+                prompt = (f"{R.squad_name(st, seat)}: dice {' '.join(map(str, dice))} vs {stat}. Spend a Tactical "
+                          f"Order ({left} left) to re-roll a failed die?")  # fmt: skip
             keep = Command("keep", (), "Keep the dice")
             return [Decision("reaction", frozenset({seat}), prompt, tuple(A.legal(st, seat)), keep)]
         if mode in ("chain", "push", "react"):
