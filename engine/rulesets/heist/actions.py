@@ -13,7 +13,10 @@ from collections.abc import Callable
 
 from engine.core import Command, Event
 from engine.errors import IllegalCommand, NotYourTurn, UnknownCommand
+from engine.geometry import hexgrid as H
+from engine.rulesets.heist import events as E
 from engine.rulesets.heist import npcs as N
+from engine.rulesets.heist import rounds as RD
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.state import CAMERA, GUARD, LOCK, HeistState, Player, Tile
 
@@ -38,8 +41,6 @@ def player(st: HeistState, seat: str) -> Player:
 
 def tile_arg(st: HeistState, text: str) -> str:
     """A hex name on this board. Raises IllegalCommand if it is not a tile now."""
-    from engine.geometry import hexgrid as H
-
     b = R.board(st)
     cell = H.parse_cell(text, b.width, b.height)
     name = H.cell_name(cell)
@@ -164,8 +165,6 @@ def legal(st: HeistState, seat: str) -> list[Command]:
     if st.phase == "escape":
         return legal_escape(st, p)
     if st.phase == "event":
-        from engine.rulesets.heist import events as E
-
         return E.choice_commands(st, p) if p.status == "in" else []
     return legal_action(st, p)
 
@@ -426,8 +425,6 @@ def start_room(st: HeistState, e: str) -> bool:
 
 def outside_gap(st: HeistState, n: str) -> str | None:
     """The first gap on the map next to building hex ``n`` that opens onto the outside (direction order)."""
-    from engine.geometry import hexgrid as H
-
     b = R.board(st)
     m = R.heist(st).map
     for d, nb in zip(H.DIRECTIONS, H.neighbours(b.cells[n]), strict=True):
@@ -718,23 +715,22 @@ def play(st: HeistState, seat: str, cmd: Command) -> list[Event]:
         if other != seat:
             del st.undo[other]  # someone else acted: earlier actions can no longer be taken back
     if st.phase == "event":
-        from engine.rulesets.heist import events as E
-
-        E.play_choice(st, p, cmd, ev)
+        if E.play_choice(st, p, cmd, ev):
+            RD.finish_event_phase(st, ev)
     else:
         HANDLERS[cmd.verb](st, p, cmd.args, ev)
     N.check_freed(st, ev)
     if st.phase == "plan" and all(q.ready for q in st.players.values()):
         begin_heist(st, ev)
-    elif st.phase == "action" and R.everyone_done(st):
-        R.event_phase(st, ev)
+    elif st.phase == "action" and RD.everyone_done(st):
+        RD.event_phase(st, ev)
     return ev
 
 
 def begin_heist(st: HeistState, ev: list[Event]) -> None:
     """Part II starts: the first roll, and the first auto-reveals."""
     ev.append(Event("The plan is set. The heist begins!", "phase"))
-    R.start_round(st, ev)
+    RD.start_round(st, ev)
 
 
 def h_plan(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
@@ -813,7 +809,7 @@ def h_act(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
         ev.append(Event(f"{p.nickname} blows a new exit at {p.pos}: the escape starts now!", "action"))
         for q in R.in_play(st):
             q.done = True
-        R.start_escape(st, ev)
+        RD.start_escape(st, ev)
     elif special == "kill_pixels":
         st.flags.append("kill_pixels")  # once per heist, whoever carries the card
         kill_pixels(st, p, o.key.removeprefix("kill_pixels_"), ev)
@@ -840,8 +836,6 @@ def h_act(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 
 def kill_pixels(st: HeistState, p: Player, direction: str, ev: list[Event]) -> None:
     """Laser burst: disable the known cameras up to two hexes away along one straight line, 🔊 per hex hit."""
-    from engine.geometry import hexgrid as H
-
     hit = []
     line = R.board(st).lines[p.pos][H.DIRECTIONS.index(direction)]
     if line:
@@ -1084,9 +1078,7 @@ def h_done(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 
 def h_undo(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     """Play ``undo``: restore the snapshot taken at ``act``."""
-    from engine.rulesets.heist.state import HeistState as HS
-
-    old = HS.from_data(st.undo[p.seat])
+    old = HeistState.from_data(st.undo[p.seat])
     st.__dict__.update(old.__dict__)
     st.undo = {}
     ev.append(Event(f"{p.nickname} takes the action back.", "undo"))
@@ -1258,7 +1250,7 @@ def h_teamwork(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 
 def h_run(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     """Play ``run``: run for an exit."""
-    R.run(st, p, a[1] if a else "", ev)
+    RD.run(st, p, a[1] if a else "", ev)
 
 
 def h_force(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import SetupError
+from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.content import load_content
 from engine.rulesets.heist.state import HeistState
 
@@ -226,8 +227,6 @@ def level_up(member: dict[str, Any], choice: str = "1a") -> dict[str, Any]:
 
 def after_heist(st: HeistState) -> dict[str, Any]:
     """The record after a finished heist."""
-    from engine.rulesets.heist import rules as R
-
     r = normalise(st.campaign)
     r = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v) for k, v in r.items()}
     won = bool(st.result and st.result.winners)

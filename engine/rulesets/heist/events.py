@@ -10,6 +10,7 @@ from collections import deque
 from collections.abc import Callable
 
 from engine.core import Command, Event
+from engine.geometry import hexgrid as H
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.state import CAMERA, DOG, GUARD, LOCK, HeistState, Player
 
@@ -261,12 +262,14 @@ def choices_open(st: HeistState) -> bool:
     return any(any(c.verb != "continue" for c in choice_commands(st, p)) for p in R.in_play(st))
 
 
-def play_choice(st: HeistState, p: Player, cmd: Command, ev: list[Event]) -> None:
-    """Play a team choice on the active event (``continue`` resumes the Event phase)."""
+def play_choice(st: HeistState, p: Player, cmd: Command, ev: list[Event]) -> bool:
+    """Play a team choice on the active event; True when the Event phase goes on now.
+
+    ``continue`` goes on at once; so does the last choice the card offers.
+    """
     if cmd.verb == "continue":
         ev.append(Event(f"{p.nickname}: on with the Event phase.", "event"))
-        R.finish_event_phase(st, ev)
-        return
+        return True
     if cmd.verb == "blab":
         st.flags.append(f"choice:blab:{p.seat}")
         R.make_noise(st, 1, ev)
@@ -290,8 +293,7 @@ def play_choice(st: HeistState, p: Player, cmd: Command, ev: list[Event]) -> Non
         p.ideas -= 1
         q.ideas += 1
         ev.append(Event(f"{p.nickname} hands 💡 to {q.nickname}.", "event"))
-    if not choices_open(st):
-        R.finish_event_phase(st, ev)
+    return not choices_open(st)
 
 
 def e16(st: HeistState, ev: list[Event]) -> None:
@@ -640,8 +642,6 @@ def moving_npcs(st: HeistState, ev: list[Event]) -> None:
         if npc.status != "in" or npc.active:
             continue
         if "mayor_moves" in rules:
-            from engine.geometry import hexgrid as H
-
             to = b.name(H.step(b.cells[npc.pos], "e"))
             if to and R.alive(st, to) and not R.locked(st, to):
                 npc.pos = to
