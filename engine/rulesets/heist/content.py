@@ -170,9 +170,9 @@ class Effect:
     - ``place`` chit where: put an active ``chit`` from the supply on every tile matching ``where``.
     - ``reactivate`` chit where: matching subdued guards / unlocked locks / disabled cameras turn active.
     - ``ideas`` n who: every character matching ``who`` gains n ideas (negative n: loses them).
-    - ``gift`` who pay gain where optional: a character matching ``who`` may make ``pay`` (``noise``) to
-      give one new ``gain`` (``idea``) to ``where`` (``self`` or ``any_character``).
-    - ``transfer`` who where pay optional: characters matching ``who`` may pass their own ideas to a
+    - ``gift`` who pay where: a character matching ``who`` may make ``pay`` (``noise``) to give one new
+      💡 to ``where`` (``self`` or ``any_character``); a choice, never forced.
+    - ``transfer`` who where pay: characters matching ``who`` may pass their own ideas to a
       character matching ``where``, making ``pay`` (if set) once per idea passed.
     - ``drop_loot`` who: matching characters drop their non-objective loot on a neighbouring tile without
       a guard, or lose it if there is none.
@@ -195,10 +195,8 @@ class Effect:
     min: int = 1
     per: str = ""
     pay: str = ""
-    gain: str = ""
     toward: str = ""
     steps: int = 0
-    optional: bool = False
     needs: str = ""
 
 

@@ -59,6 +59,8 @@ def event_phase(st: HeistState, ev: list[Event]) -> None:
     ambush(st, ev)
     for c in (c for t in st.tiles.values() for c in t.chits):
         c.hits = 0
+    if not st.deck:
+        st.flags.append(E.REPLAYED)  # the deck ran out: the last card discarded is read again
     card = st.deck.pop(0) if st.deck else st.last_event
     st.active_event = card
     if card:
@@ -80,7 +82,7 @@ def finish_event_phase(st: HeistState, ev: list[Event]) -> None:
     st.phase = "action" if st.phase == "event" else st.phase
     mark = len(ev)
     card = st.active_event
-    st.flags = [f for f in st.flags if not f.startswith("choice:")]
+    st.flags = [f for f in st.flags if not f.startswith("choice:") and f != E.REPLAYED]
     if card:
         st.discard.append(card)
         st.last_event = card

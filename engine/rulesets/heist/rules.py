@@ -328,6 +328,12 @@ def bank(st: HeistState, p: Player, ev: list[Event], *, final: bool = False) -> 
         ev.append(Event(f"{p.nickname} gets {', '.join(got)} outdoors: the team has it.", "loot"))
 
 
+def discard_item(st: HeistState, item: str) -> None:
+    """An item card is discarded: once discovered it joins the shop for later planning phases."""
+    if item not in st.shop:
+        st.shop.append(item)
+
+
 def drop_all(st: HeistState, p: Player) -> None:
     """Leave everything the character carries (cash, loot, item cards) on its tile."""
     t = st.tiles[p.pos]
