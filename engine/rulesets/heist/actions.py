@@ -161,12 +161,16 @@ def legal(st: HeistState, seat: str) -> list[Command]:
     if p is None or st.phase == "over":
         return []
     if st.phase == "plan":
-        return legal_plan(st, p)
-    if st.phase == "escape":
-        return legal_escape(st, p)
-    if st.phase == "event":
-        return E.choice_commands(st, p) if p.status == "in" else []
-    return legal_action(st, p)
+        out = legal_plan(st, p)
+    elif st.phase == "escape":
+        out = legal_escape(st, p)
+    elif st.phase == "event":
+        out = E.choice_commands(st, p) if p.status == "in" else []
+    else:
+        out = legal_action(st, p)
+    if out:  # the deck lies face up: anyone who may act may read it at any time
+        out.append(Command("deck", (), f"Read the whole event deck ({len(st.deck)} cards)"))
+    return out
 
 
 def legal_plan(st: HeistState, p: Player) -> list[Command]:
@@ -359,6 +363,9 @@ def free_commands(st: HeistState, p: Player) -> list[Command]:
             out.append(Command("codes", (), "Reveal every tile next to a known live camera"))
         if ({"change_of_plans", "alright_new_plan"} & ab) and "newplan" not in p.used and p.ideas >= 2:
             out.append(Command("newplan", (), "Change the plan: move planning tokens"))
+        if gifts_left(p):
+            out += [Command("inspire", (q.seat,), f"Alright, new plan: give {q.nickname} 💡 ({gifts_left(p)} left)")
+                    for q in R.in_play(st) if q is not p]  # fmt: skip
         moves = replans(p)
         if moves:
             # The Radio moves a token one hex; a change of plans moves it anywhere.
@@ -381,6 +388,8 @@ def legal_escape(st: HeistState, p: Player) -> list[Command]:
     for n in sorted(st.tiles):
         if n != p.pos and R.alive(st, n) and R.loot_on(st, n):
             out.append(Command("run", ("via", n), f"Run out by way of {n}, picking up what lies there"))
+    # Insta-transfers stay open in the escape: pick up, drop and hand over on your own hex.
+    out += [Command("take", (what,), f"Pick up {what}") for what in R.loot_on(st, p.pos)]
     for what in R.carried(p):
         out.append(Command("drop", (what,), f"Drop {what} at {p.pos}"))
         for q in R.in_play(st):
@@ -595,7 +604,7 @@ def canon(st: HeistState, p: Player, verb: str, args: Args) -> Command:
         if len(args) != 2 or not args[1].isdigit():
             raise UnknownCommand("'insert' takes a Mastermind card and a deck position: 'insert m2 5'.")
         return Command(verb, (norm(args[0]), str(int(args[1]))))
-    if verb in ("teamwork", "pinch", "whisper", "tip", "share", "handoff"):
+    if verb in ("teamwork", "pinch", "whisper", "tip", "share", "handoff", "inspire"):
         if len(args) != 1:
             raise UnknownCommand(f"'{verb}' names the seat to help, like '{verb} p2'.")
         return Command(verb, (norm(args[0]),))
@@ -667,7 +676,7 @@ def refusal(st: HeistState, p: Player, verb: str, cmd: Command) -> str:
         if verb == "buy":
             return "The shop has no such item for sale, or the team cannot afford it."
         return f"'{verb}' is not possible in planning now."
-    if phase == "escape" and verb not in ("run", "drop", "give", "force", "pinch", "npc"):
+    if phase == "escape" and verb not in ("run", "take", "drop", "give", "force", "pinch", "npc"):
         return "The escape is on: only 'run', loot hand-offs and escape abilities are possible."
     if phase == "action" and verb in ("run", "force", "pinch"):
         return f"'{verb}' belongs to the escape."
@@ -710,6 +719,8 @@ def refusal(st: HeistState, p: Player, verb: str, cmd: Command) -> str:
 def play(st: HeistState, seat: str, cmd: Command) -> list[Event]:
     """Play a checked command and return the narration."""
     p = st.players[seat]
+    if cmd.verb == "deck":
+        return deck_lines(st)  # reading the deck changes nothing, not even anyone's undo
     ev: list[Event] = []
     for other in list(st.undo):
         if other != seat:
@@ -819,6 +830,7 @@ def h_act(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
                 c.active = False
             st.flags.append(f"stunned:{n}")
         p.items.remove("flashbang")
+        R.discard_item(st, "flashbang")
         ev.append(
             Event(
                 f"{p.nickname} tosses a flashbang: every guard around is out cold until the Event phase ends.",
@@ -827,6 +839,7 @@ def h_act(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
         )
     elif special == "tweak_plan":
         p.items.remove("radio")
+        R.discard_item(st, "radio")
         for q in st.players.values():
             q.flags += ["replan:1", "radio"]
         ev.append(Event("Radio: every character may move one planning token by one hex.", "action"))
@@ -867,8 +880,8 @@ def step_to(st: HeistState, p: Player, to: str, ev: list[Event]) -> None:
     """Move the character onto ``to`` and apply what entering it causes."""
     frm = p.pos
     p.pos = to
-    if to not in R.exits(st) and "been_inside" not in p.used:
-        p.used.append("been_inside")
+    if R.is_cell(st, to) and "been_in_cells" not in p.used:
+        p.used.append("been_in_cells")
     ev.append(Event(f"{p.nickname} moves {frm} ➜ {to}.", "move", data={"from": frm, "to": to}))
     if "loop_footage" not in st.flags:
         for _ in R.chits(st, to, CAMERA):
@@ -909,15 +922,11 @@ def h_unlock(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 
 def unlock(st: HeistState, n: str, p: Player, ev: list[Event]) -> None:
     """Unlock a tile (an elite lock needs two 🔓 in one round)."""
-    lk = R.chits(st, n, LOCK)[0]
-    if lk.elite and lk.hits == 0:
-        lk.hits = 1
+    if not R.hit_chit(R.chits(st, n, LOCK)[0]):
         ev.append(
             Event(f"{p.nickname} works on the elite lock at {n} (one more 🔓 this round opens it).", "unlock")
         )
         return
-    lk.active = False
-    lk.hits = 0
     ev.append(Event(f"{p.nickname} unlocks {n}.", "unlock"))
 
 
@@ -931,14 +940,11 @@ def h_subdue(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 def subdue(st: HeistState, n: str, p: Player, ev: list[Event]) -> None:
     """Subdue a guard on a tile (an elite guard needs two 👊 in one round); Adrenaline gives 💡."""
     g = R.chits(st, n, GUARD)[0]
-    if g.elite and g.hits == 0:
-        g.hits = 1
+    if not R.hit_chit(g):
         ev.append(
             Event(f"{p.nickname} grapples with the elite guard at {n} (one more 👊 this round).", "subdue")
         )
     else:
-        g.active = False
-        g.hits = 0
         ev.append(Event(f"{p.nickname} subdues the {g.kind} at {n}.", "subdue"))
     if "adrenaline" in R.abilities(p):
         p.ideas += 1
@@ -958,15 +964,11 @@ def h_disable(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 
 def disable(st: HeistState, n: str, p: Player, ev: list[Event]) -> None:
     """Disable a camera on a tile (an elite camera needs two 📷 in one round)."""
-    cam = R.chits(st, n, CAMERA)[0]
-    if cam.elite and cam.hits == 0:
-        cam.hits = 1
+    if not R.hit_chit(R.chits(st, n, CAMERA)[0]):
         ev.append(
             Event(f"{p.nickname} works on the elite camera at {n} (one more 📷 this round).", "disable")
         )
         return
-    cam.active = False
-    cam.hits = 0
     ev.append(Event(f"{p.nickname} disables the camera at {n}.", "disable"))
 
 
@@ -1072,6 +1074,7 @@ def h_done(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     """Play ``done``: finish the action (Cheap Picks may break)."""
     if "breakable" in p.flags and p.die <= 4 and "cheap_picks" in p.items:
         p.items.remove("cheap_picks")
+        R.discard_item(st, "cheap_picks")
         ev.append(Event(f"{p.nickname}'s Cheap Picks break (die {p.die}).", "action"))
     R.finish_action(st, p, ev)
 
@@ -1172,6 +1175,20 @@ def h_npc(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     N.play(st, a, ev)
 
 
+def deck_lines(st: HeistState) -> list[Event]:
+    """The event deck as narration: a heading, then one line per card, top (the next active event) first."""
+    crises = sum(R.is_crisis(c) for c in st.deck)
+    head = f"Event deck, top first: {len(st.deck)} card(s), {crises} of them crises; {len(st.discard)} discarded."
+    if st.crises:
+        head += " Queued crises: " + ", ".join(R.card_name(c) for c in st.crises) + "."
+    out = [Event(head, "deck")]
+    for i, card in enumerate(st.deck, start=1):
+        c = R.C().events[card]
+        tag = "CRISIS " if c.kind == "crisis" else ""
+        out.append(Event(f"{i}. {tag}{R.card_name(card)}: {c.summary}", "deck"))
+    return out
+
+
 def h_escape(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     """Play ``escape``: call the escape."""
     st.escape_called = True
@@ -1220,15 +1237,29 @@ def h_newplan(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     big = "alright_new_plan" in R.abilities(p)
     if big:
         p.noise_due += 1
-        gifts = 3
-        for q in R.in_play(st):
-            if q is not p and gifts:
-                q.ideas += 1
-                gifts -= 1
+        p.flags.append("gift:3")  # the player hands out up to 💡💡💡 with 'inspire <seat>'
     p.flags.append(f"replan:{6 if big else 3}")
+    gifts = " and may give allies up to 💡💡💡 ('inspire')" if big else ""
     ev.append(
-        Event(f"{p.nickname} changes the plan: up to {6 if big else 3} planning tokens may move.", "action")
+        Event(
+            f"{p.nickname} changes the plan: up to {6 if big else 3} planning tokens may move{gifts}.",
+            "action",
+        )
     )
+
+
+def gifts_left(p: Player) -> int:
+    """Alright, new plan: 💡 the character may still hand to allies this round."""
+    return next((int(f.split(":")[1]) for f in p.flags if f.startswith("gift:")), 0)
+
+
+def h_inspire(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``inspire <seat>``: Alright, new plan hands one 💡 to an ally."""
+    left = gifts_left(p) - 1
+    p.flags = [f for f in p.flags if not f.startswith("gift:")] + ([f"gift:{left}"] if left else [])
+    q = st.players[a[0]]
+    q.ideas += 1
+    ev.append(Event(f"Alright, new plan: {q.nickname} gains 💡 ({left} left to give).", "idea"))
 
 
 def h_replan(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
@@ -1274,6 +1305,7 @@ def h_scout(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     """Play ``scout``: planning 🔍."""
     if "building_schematics" in p.items:
         p.items.remove("building_schematics")
+        R.discard_item(st, "building_schematics")
         how = "the building schematics"
     else:
         st.team_cash -= 1
@@ -1393,8 +1425,8 @@ HANDLERS: dict[str, Handler] = {
     "efficient": h_efficient, "hack": h_hack, "toss": h_toss, "done": h_done, "undo": h_undo,
     "take": h_take, "drop": h_drop, "give": h_give, "open": h_open, "escort": h_escort,
     "escape": h_escape, "slip": h_slip, "larceny": h_larceny, "vent": h_vent, "codes": h_codes,
-    "newplan": h_newplan, "replan": h_replan, "teamwork": h_teamwork, "run": h_run, "force": h_force,
+    "newplan": h_newplan, "replan": h_replan, "inspire": h_inspire, "teamwork": h_teamwork, "run": h_run, "force": h_force,
     "pinch": h_pinch, "scout": h_scout, "bribe": h_bribe, "payoff": h_payoff, "decoy": h_decoy,
     "npc": h_npc, "whisper": h_whisper, "consult": h_consult, "inside": h_inside, "swap": h_swap, "insert": h_insert, "bet": h_bet, "floorplan": h_floorplan, "shell": h_shell,
 }  # fmt: skip
-KNOWN = set(HANDLERS) | {"blab", "tip", "share", "handoff", "continue"}
+KNOWN = set(HANDLERS) | {"blab", "tip", "share", "handoff", "continue", "deck"}

@@ -26,6 +26,9 @@ UPGRADE_CHOICES = {
 }
 
 
+CURATOR_JEWEL_K = 4  # The Curator: what one jewel sells for, in $k
+
+
 def slug(name: str) -> str:
     """A nickname as a key: ``Johnny Swagger`` -> ``johnny_swagger``."""
     out = "".join(ch if ch.isalnum() else "_" for ch in name.strip().lower())
@@ -232,6 +235,10 @@ def after_heist(st: HeistState) -> dict[str, Any]:
     won = bool(st.result and st.result.winners)
     h = R.heist(st)
     r["cash"] = int(st.team_cash) + int(st.hauled.get("cash", 0)) + (h.reward_cash_k if won else 0)
+    if "the_curator" in st.fixers:
+        # Beauty is in the eyes of the buyer: every jewel got out, beyond those the job hands over, sells for $4k.
+        spare = int(st.hauled.get("jewel", 0)) - (h.objective.jewels if won else 0)
+        r["cash"] += CURATOR_JEWEL_K * max(0, spare)
     bet = sum(int(b[4:]) for b in st.bought if b.startswith("bet:"))
     if bet and won and all(p.status == "escaped" for p in st.players.values()):
         r["cash"] += 2 * bet  # the Bookie pays: the stake back and as much again
@@ -263,8 +270,11 @@ def after_heist(st: HeistState) -> dict[str, Any]:
         member["status"] = "jailed" if p.status == "busted" else "free"
         chars[key] = level_up(member, p.upgrade)
     if won and "breakout" in h.modules:
-        for m in chars.values():
-            m["status"] = "free"
+        # The breakout frees whoever sat in jail before this heist; whoever is Busted in it stays inside.
+        caught_now = {slug(p.nickname) for p in st.players.values() if p.status == "busted"}
+        for key, m in chars.items():
+            if key not in caught_now:
+                m["status"] = "free"
     r["characters"] = chars
     players = dict(r["players"])
     for member_id in sorted({str(m) for s, m in st.members.items() if s in st.seats and m is not None}):

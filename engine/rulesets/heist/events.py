@@ -65,6 +65,7 @@ def lose_idea(st: HeistState, p: Player, ev: list[Event], why: str) -> None:
     """The character loses 💡 (a Lucky Penny is discarded instead)."""
     if "lucky_penny" in p.items:
         p.items.remove("lucky_penny")
+        R.discard_item(st, "lucky_penny")
         ev.append(Event(f"{p.nickname} discards the Lucky Penny instead of losing 💡 ({why}).", "event"))
     elif p.ideas:
         p.ideas -= 1

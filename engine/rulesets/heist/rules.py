@@ -277,9 +277,23 @@ def auto_reveal(st: HeistState, ev: list[Event], by: Player | None = None) -> No
                 draw(st, m, ev, "Auto-reveal at", by if by is not None and by.pos == n else here[0])
 
 
+def hit_chit(c: Chit) -> bool:
+    """One matching sub-action (🔓 👊 📷) on a chit: True when it goes down. An elite (2x) chit needs two
+    in the same round: the first is only counted (the count is cleared in the Event phase)."""
+    if c.elite and c.hits == 0:
+        c.hits = 1
+        return False
+    c.active = False
+    c.hits = 0
+    return True
+
+
 def dogs_chase(st: HeistState, ev: list[Event]) -> None:
-    """Guard dogs next to a character, and not already on one, jump onto that character's tile."""
-    occ = occupied(st)
+    """Guard dogs next to a character, and not already on one, jump onto that character's tile.
+
+    Active non-player characters count as characters here ("just a character").
+    """
+    occ = set(occupied(st)) | {n.pos for n in st.npcs if n.status == "in" and n.active}
     for n in sorted(st.tiles):
         t = st.tiles[n]
         dogs = [c for c in t.chits if c.kind == DOG and c.active]
@@ -645,6 +659,18 @@ def busted(st: HeistState, p: Player, ev: list[Event]) -> None:
 # --- the end ------------------------------------------------------------------------------------------
 
 
+def is_cell(st: HeistState, n: str) -> bool:
+    """True for a jail cell hex of a County Jail heist (break in to break out)."""
+    t = board(st).tiles.get(n)
+    return t is not None and "pawn" in t.features and has_rule(st, "break_in_to_break_out")
+
+
+def counts_for_breakout(st: HeistState, p: Player) -> bool:
+    """Whether the character counts for "at least one character gets out": in a County Jail heist only
+    those who were in the cells (jailed ones start there, the others must break in); elsewhere anyone."""
+    return not has_rule(st, "break_in_to_break_out") or "been_in_cells" in p.used
+
+
 def objective_met(st: HeistState) -> bool:
     """True when the heist's objective holds now."""
     o = heist(st).objective
@@ -655,8 +681,8 @@ def objective_met(st: HeistState) -> bool:
         return False
     if o.npc_escapes and not any(n.status == "escaped" for n in st.npcs):
         return False
-    # A breakout counts only characters who were inside the building at some point.
-    out = sum(p.status == "escaped" and "been_inside" in p.used for p in st.players.values())
+    # A jail heist counts only characters who were in the cells (started there or broke in to them).
+    out = sum(p.status == "escaped" and counts_for_breakout(st, p) for p in st.players.values())
     if o.characters_escape and out < o.characters_escape:
         return False
     return not (o.safe and "safe_open" not in st.flags)
