@@ -2,9 +2,10 @@
 
 A jail heist is meant to be a breakout; before the audit fix a crew could win it in round 1 by stepping
 one hex in, back out and calling the escape. Each game is a 3-player crew of the game's pre-built
-characters (nobody jailed) playing uniformly random legal commands.
+characters (nobody jailed) playing uniformly random legal commands, then the same with the heist policy
+(the game's own players).
 
-Usage: python bench/bench_heist_jail.py [--games 60] [--max-commands 4000]
+Usage: python bench/bench_heist_jail.py [--games 60] [--bot-games 10] [--max-commands 4000]
 """
 
 from __future__ import annotations
@@ -23,15 +24,15 @@ JAILS = ("county_jail_the_bricks", "county_jail_the_river", "county_jail_the_hol
 SEATS = {"p1": None, "p2": None, "p3": None}
 
 
-def play(scenario: str, seed: int, max_commands: int) -> tuple[bool, int]:
-    """One random game: (won, the round it ended in); (False, 0) when it did not finish."""
+def play(scenario: str, seed: int, max_commands: int, bots: bool) -> tuple[bool, int]:
+    """One game, random or the heist policy: (won, the round it ended in); (False, 0) if unfinished."""
     game = new_game("heist", scenario=scenario, seats=dict(SEATS), seed=seed)
     pick = random.Random(seed)
     for _ in range(max_commands):
         if game.outcome is not None:
             return bool(game.outcome.winners), int(game.state.round)
         seat = pick.choice(sorted(game.seats_to_act()))
-        game.apply(seat, pick.choice(game.legal_commands(seat)))
+        game.apply(seat, game.bot_command(seat) if bots else pick.choice(game.legal_commands(seat)))
     return False, 0
 
 
@@ -40,12 +41,14 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--max-commands", type=int, default=4000)
+    ap.add_argument("--bot-games", type=int, default=10, help="games played by the heist policy")
     args = ap.parse_args()
-    for scenario in JAILS:
-        results = [play(scenario, seed, args.max_commands) for seed in range(args.games)]
-        won = sum(w for w, _ in results)
-        first = sum(w and r == 1 for w, r in results)
-        print(f"{scenario}: {won}/{len(results)} won, {first} of them in round 1")
+    for label, bots, games in (("random", False, args.games), ("policy", True, args.bot_games)):
+        for scenario in JAILS:
+            results = [play(scenario, seed, args.max_commands, bots) for seed in range(games)]
+            won = sum(w for w, _ in results)
+            first = sum(w and r == 1 for w, r in results)
+            print(f"{label} {scenario}: {won}/{len(results)} won, {first} of them in round 1")
 
 
 if __name__ == "__main__":

@@ -86,6 +86,9 @@ def goals_for(st: HeistState, p: Player) -> set[str]:
     carrying = bool(set(p.loot) & need) or (p.cash > 0 and "cash" in need)
     if carrying or len(st.deck) <= 6:  # loot in hand, or the alarm is near: head out
         return outs
+    if R.heist(st).objective.characters_escape:  # a jail heist: break in to the cells, then out
+        cells = set(R.cells(st))
+        return outs if R.counts_for_breakout(st, p) or not cells else cells
     targets = {
         n
         for n, t in st.tiles.items()

@@ -665,6 +665,11 @@ def is_cell(st: HeistState, n: str) -> bool:
     return t is not None and "pawn" in t.features and has_rule(st, "break_in_to_break_out")
 
 
+def cells(st: HeistState) -> list[str]:
+    """The jail cell hexes of a County Jail heist still on the board (none elsewhere)."""
+    return [n for n in sorted(board(st).tiles) if is_cell(st, n) and alive(st, n)]
+
+
 def counts_for_breakout(st: HeistState, p: Player) -> bool:
     """Whether the character counts for "at least one character gets out": in a County Jail heist only
     those who were in the cells (jailed ones start there, the others must break in); elsewhere anyone."""
