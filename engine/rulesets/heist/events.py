@@ -21,7 +21,7 @@ from engine.rulesets.heist.state import CAMERA, DOG, GUARD, LOCK, HeistState, Pl
 
 GATES = ("gate_a", "gate_b", "gate_c", "gate_d")
 REPLAYED = "event:replayed"  # the active event is the last card discarded: alerts went past it
-Op = Callable[[HeistState, int, Effect, list[Event]], bool]
+Op = Callable[[HeistState, str, int, Effect, list[Event]], bool]
 
 
 def resolve(st: HeistState, card: str, ev: list[Event]) -> None:
@@ -38,7 +38,7 @@ def resolve(st: HeistState, card: str, ev: list[Event]) -> None:
             )
             changed = False
             continue
-        changed = OPS[eff.op](st, i, eff, ev)
+        changed = OPS[eff.op](st, card, i, eff, ev)
 
 
 # --- helpers ------------------------------------------------------------------------------------------
@@ -222,14 +222,14 @@ TARGETS: dict[str, Callable[[HeistState, Player], list[Player]]] = {
 # --- the steps ------------------------------------------------------------------------------------------
 
 
-def op_bag_add(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
+def op_bag_add(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``bag_add``: chits from the supply go into the security bag."""
     st.bag.extend([eff.chit] * eff.n)
     ev.append(Event(f"{eff.n} {eff.chit} chit(s) go into the security bag.", "event"))
     return True
 
 
-def op_bag_upgrade(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
+def op_bag_upgrade(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``bag_upgrade``: one chit in the bag becomes its elite (2x) version."""
     if eff.chit not in st.bag:
         ev.append(Event(f"No {eff.chit} is left in the bag to upgrade.", "event"))
@@ -240,17 +240,16 @@ def op_bag_upgrade(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool
     return True
 
 
-def op_alert(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
+def op_alert(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``alert``: n alerts per matching place (``per``), or n alerts if ``min`` characters match ``who``."""
     met = len(who(st, eff.who)) >= eff.min if eff.who else True
     count = eff.n * (PER[eff.per](st) if eff.per else int(met))
-    why = R.card_name(st.active_event) if st.active_event else "the card"
     for _ in range(count):
-        R.alert(st, ev, why)
+        R.alert(st, ev, R.card_name(card))
     return count > 0
 
 
-def op_place(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
+def op_place(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``place``: an active chit from the supply on every tile ``where`` picks."""
     spots = WHERE[eff.where](st)
     for n in spots:
@@ -259,7 +258,7 @@ def op_place(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
     return bool(spots)
 
 
-def op_reactivate(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
+def op_reactivate(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``reactivate``: subdued guards wake, unlocked locks shut, disabled cameras come back on."""
     changed = False
     for n in WHERE[eff.where](st):
@@ -277,10 +276,10 @@ def op_reactivate(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
     return changed
 
 
-def op_ideas(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
+def op_ideas(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``ideas``: every matching character gains n 💡 (or loses them, never below zero)."""
     hit = who(st, eff.who)
-    why = R.C().events[st.active_event].name if st.active_event else "an event"
+    why = R.C().events[card].name
     for p in hit:
         if eff.n < 0:
             for _ in range(-eff.n):
@@ -291,13 +290,13 @@ def op_ideas(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
     return bool(hit)
 
 
-def op_choice(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
+def op_choice(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``gift`` / ``transfer``: the team may act on the card (see :func:`choice_commands`)."""
     st.flags.append(f"choice:step:{i}")
     return True
 
 
-def op_drop_loot(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
+def op_drop_loot(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``drop_loot`` (Fumble the Loot): matching characters drop every piece of loot the objective does
     not ask for — cash, jewels, documents, USB key, keycard and item cards — onto the first neighbouring
     tile without a guard (name order); with none, it is lost (a lost item card joins the shop)."""
@@ -345,7 +344,7 @@ def objective_loot(st: HeistState) -> set[str]:
     return keep
 
 
-def op_dogs(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
+def op_dogs(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``dogs``: n guard dogs on every ``where`` tile, each running up to ``steps`` toward its goal."""
     spots = WHERE[eff.where](st)
     for k in spots:
@@ -408,10 +407,10 @@ def kennel_stand_in(st: HeistState) -> list[str]:
         dist = dog_distances(st, n)
         return min(dist.get(p.pos, 999) for p in chars)
 
-    return [max(spots, key=lambda n: (nearest(n), [-ord(c) for c in n]))]
+    return [max(spots, key=nearest)]  # the first farthest, in name order
 
 
-def op_gates(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
+def op_gates(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``gates``: the next n lockdown gates shut (n = 0: every one left)."""
     shut = 0
     while next_gate(st) is not None and (eff.n == 0 or shut < eff.n):
@@ -422,7 +421,7 @@ def op_gates(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
     return shut > 0
 
 
-def op_gate_chit(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
+def op_gate_chit(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``gate_chit``: an active chit on the next lockdown gate still standing."""
     n = next_gate(st)
     if n is None:
@@ -432,7 +431,7 @@ def op_gate_chit(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
     return True
 
 
-def op_panic(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
+def op_panic(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``panic``: every non-player character turns to its panicked side."""
     for npc in st.npcs:
         npc.panic = True
@@ -440,24 +439,24 @@ def op_panic(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
     return bool(st.npcs)
 
 
-def op_escape(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
+def op_escape(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``escape``: the alarm sounds (the Event phase ends in the escape)."""
     ev.append(Event("The alarm is sounded.", "crisis"))
     return True
 
 
-def op_nothing(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
+def op_nothing(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``nothing``: the card has no effect."""
     ev.append(Event("Nothing else happens.", "event"))
     return False
 
 
-def op_reinforcements(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
+def op_reinforcements(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``reinforcements``: see :func:`reinforcements`."""
     return reinforcements(st, ev)
 
 
-def op_watchtower_sweep(st: HeistState, i: int, eff: Effect, ev: list[Event]) -> bool:
+def op_watchtower_sweep(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``watchtower_sweep``: see :func:`watchtower_sweep`."""
     return watchtower_sweep(st, ev)
 
