@@ -206,6 +206,8 @@ def test_every_card_does_what_its_data_says(card: str) -> None:
     alerts = len(st.discard)
     for eff, info in zip(steps, infos, strict=True):
         check(st, before, eff, info, alerts)
+    if all(e.op == "alert" for e in steps):
+        assert alerts == sum(e.n * info.get("per", 1) for e, info in zip(steps, infos, strict=True))
 
 
 CONDITIONAL = [c for c in CARDS if any(e.needs or (e.who and e.op in ("alert", "ideas")) for e in load_content().events[c].effects)]  # fmt: skip
