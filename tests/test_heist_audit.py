@@ -34,6 +34,18 @@ def test_loot_can_be_picked_up_during_the_escape() -> None:
     assert st.tiles[t1].loot == ["jewel"]
 
 
+def test_run_via_your_own_hex_picks_up_what_lies_there() -> None:
+    game, st = started(pos={"p1": "i5", "p2": "i5", "p3": "i3"})
+    t1 = indoor_path(st, "i5", 1)[0]
+    p1 = st.players["p1"]
+    p1.pos, p1.ideas = t1, 3
+    st.tiles[t1].loot.append("jewel")
+    st.tiles[t1].cash = 2
+    RD.start_escape(st, [])
+    game.apply("p1", f"run via {t1}")
+    assert p1.status == "escaped" and st.hauled.get("jewel") == 1 and st.hauled.get("cash") == 2
+
+
 def test_a_teammate_picks_up_what_a_busted_runner_left_during_the_escape() -> None:
     """The book's Last Ditch example: Mark is Busted with the loot, Sally runs in and gets it out."""
     game, st = started(pos={"p1": "i5", "p2": "i5", "p3": "i3"}, dice=[3, 3, 3, 1])

@@ -386,8 +386,13 @@ def legal_escape(st: HeistState, p: Player) -> list[Command]:
         return []
     out = [Command("run", (), "Run for the nearest exit")]
     for n in sorted(st.tiles):
-        if n != p.pos and R.alive(st, n) and R.loot_on(st, n):
-            out.append(Command("run", ("via", n), f"Run out by way of {n}, picking up what lies there"))
+        if R.alive(st, n) and R.loot_on(st, n):
+            how = (
+                "picking up what lies here first"
+                if n == p.pos
+                else f"by way of {n}, picking up what lies there"
+            )
+            out.append(Command("run", ("via", n), f"Run out {how}"))
     # Insta-transfers stay open in the escape: pick up, drop and hand over on your own hex.
     out += [Command("take", (what,), f"Pick up {what}") for what in R.loot_on(st, p.pos)]
     for what in R.carried(p):

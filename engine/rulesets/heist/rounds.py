@@ -159,8 +159,14 @@ def run(st: HeistState, p: Player, via: str, ev: list[Event]) -> None:
     """Declare escape moves, spend ideas, roll the last-ditch die if needed: out, or Busted.
 
     A runner who falls short gets as far along the route as the moves allow and is caught there,
-    leaving what they carry on that tile.
+    leaving what they carry on that tile. ``via`` may be the runner's own hex: what lies there is picked up
+    before setting off.
     """
+    if via == p.pos:
+        for what in R.loot_on(st, via):
+            while what in R.loot_on(st, via):
+                R.take_from(st, p, via, what)
+        via = ""
     route = R.escape_route(st, p, via)
     need = None if route is None else (route[-1][1] if route else 0)
     if need is None or route is None:
