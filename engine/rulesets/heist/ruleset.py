@@ -99,7 +99,7 @@ def build_state(options: SetupOptions, rng: Rng) -> HeistState:
         for seat, member in zip(seats, crew, strict=True):
             if member["status"] == "jailed" and cells:
                 players[seat].pos = cells.pop(0)
-                players[seat].used += ["inmate", "been_inside"]
+                players[seat].used += ["inmate", "been_in_cells"]
     bag = [k for k, n in h.bag.items() for _ in range(n)]
     if "the_connoiseur" in record["fixers"]:
         for t in tiles.values():
@@ -168,7 +168,7 @@ class Heist(Ruleset):
             prompt = "Part I, the plan: place planning tokens, pick a starting entrance, visit the shop, then 'ready'."
         elif st.phase == "event":
             seats = [p.seat for p in R.in_play(st)]
-            prompt = f"{R.card_name(st.active_event)}: the team may use it ({', '.join(sorted({c.verb for s in seats for c in A.legal(st, s)} - {'continue'}))}), then 'continue'."
+            prompt = f"{R.card_name(st.active_event)}: the team may use it ({', '.join(sorted({c.verb for s in seats for c in A.legal(st, s)} - {'continue', 'deck'}))}), then 'continue'."
         elif st.phase == "escape":
             seats = [p.seat for p in R.in_play(st)]
             prompt = "Escape! Each character still inside runs for an exit ('run' or 'run via <hex>')."

@@ -29,9 +29,9 @@ def target_cell(st: SkirmState, ref: str) -> Cell | None:
 
 
 def hints(ruleset: Ruleset, st: SkirmState, seat: str) -> Hints:
-    """The active unit's reach (every square its legal moves, dashes, crawls and leaps end on, then on
-    from there while it has ACT left) and the squares it may shoot or fight now; empty unless ``seat``
-    is to act with an active unit on the map. Skirm hides nothing. Never raises."""
+    """The active unit's reach (every square its next legal move, dash, crawl or leap ends on, with the
+    ACT it has left) and the squares it may shoot or fight now; empty unless ``seat`` is to act with an
+    active unit on the map. Skirm hides nothing. Never raises."""
     w = R.waiting(st)
     if not st.active or w is None or w[0] != seat:
         return Hints()
@@ -44,7 +44,10 @@ def hints(ruleset: Ruleset, st: SkirmState, seat: str) -> Hints:
             return parse_cell(cmd.args[1], SIZE, SIZE)
         return None
 
-    reach = reach_by_steps(ruleset, st, seat, u.pos, step)
+    # One move action: a Skirm move already covers a whole path, and a dash spends more ACT to go further;
+    # the squares a second move action reaches show once the first is made (chaining every pair of
+    # actions would take seconds on the larger maps).
+    reach = reach_by_steps(ruleset, st, seat, u.pos, step, depth=1)
     targets: list[Cell] = []
     for cmd in ruleset.legal_commands(st, seat):
         if cmd.verb in TARGET_VERBS and cmd.args[:1] == (u.id,):

@@ -21,16 +21,23 @@ from engine.scene import Scene
 
 
 def build_units(squads: dict[str, tuple[str, str, list[Any]]]) -> dict[str, Unit]:
-    """Units for both squads with ids unique across the game (type id, then type id + number)."""
+    """Units for both squads with ids unique across the game (type id, then type id + number) and names
+    unique too: a type fielded more than once is numbered in its names (``Breacher 1``, ``Breacher 2``,
+    matching the ids ``breacher``, ``breacher2``)."""
     units: dict[str, Unit] = {}
     counts: dict[str, int] = {}
+    total: dict[str, int] = {}
+    for seat in R.SEATS:
+        for m in squads[seat][2]:
+            total[m.type] = total.get(m.type, 0) + 1
     for seat in R.SEATS:
         _name, fid, members = squads[seat]
         f = factions()[fid]
         for m in members:
-            counts[m.type] = counts.get(m.type, 0) + 1
-            uid = m.type if counts[m.type] == 1 else f"{m.type}{counts[m.type]}"
-            units[uid] = Unit(id=uid, seat=seat, type=m.type, name=f.units[m.type].name,
+            n = counts[m.type] = counts.get(m.type, 0) + 1
+            uid = m.type if n == 1 else f"{m.type}{n}"
+            name = f.units[m.type].name + (f" {n}" if total[m.type] > 1 else "")
+            units[uid] = Unit(id=uid, seat=seat, type=m.type, name=name,
                               weapons=list(m.weapons), skills=list(m.skills))  # fmt: skip
     return units
 
@@ -123,10 +130,18 @@ class Skirm(Ruleset):
         prompt = A.whose_turn_text(st)
         if mode == "reroll":
             dice, _, stat = R.frame_dice(st.stack[-1])
-            prompt = (f"{R.squad_name(st, seat)}: dice {' '.join(map(str, dice))} vs {stat}. Spend a Tactical "
-                      f"Order ({st.orders.get(seat, 0)} left) to re-roll a failed die?")  # fmt: skip
+            left = st.orders.get(seat, 0)
+            if stat == R.ANY:
+                prompt = (f"{R.squad_name(st, seat)}: the event die shows {dice[0]}. Spend a Tactical Order "
+                          f"({left} left) to re-roll it?")  # fmt: skip
+            else:
+                prompt = (f"{R.squad_name(st, seat)}: dice {' '.join(map(str, dice))} vs {stat}. Spend a Tactical "
+                          f"Order ({left} left) to re-roll a failed die?")  # fmt: skip
             keep = Command("keep", (), "Keep the dice")
             return [Decision("reaction", frozenset({seat}), prompt, tuple(A.legal(st, seat)), keep)]
+        if mode in ("chain", "push", "react"):
+            opts = tuple(A.legal(st, seat))
+            return [Decision("reaction", frozenset({seat}), prompt, opts, opts[0])]
         if mode in ("zone", "deploy"):
             opts = tuple(A.legal(st, seat)) if mode == "zone" else ()
             return [Decision("setup", frozenset({seat}), prompt, opts, opts[0] if opts else None)]
