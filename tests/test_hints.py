@@ -220,3 +220,25 @@ def test_show_moves_image_marks_reach_and_targets_off_the_event_loop() -> None:
     png, again = asyncio.run(moves_png(g, seat))
     assert again == hints and png is not None
     assert Image.open(io.BytesIO(png)).size == (layout(scene).width, layout(scene).height)
+
+
+def test_a_character_still_to_enter_reaches_its_entry_squares_and_on() -> None:
+    from engine.geometry.square import parse_cell
+
+    for seed in range(30):
+        g = engine.new_game("escape", seed=seed)
+        rnd = random.Random(seed)
+        for _ in range(300):
+            seats = sorted(g.seats_to_act())
+            if not seats or g.outcome is not None:
+                break
+            st = g.state
+            if st.active and st.units[st.active].status == "reserve":
+                h = g.hints(seats[0])
+                entry = {
+                    parse_cell(c.args[1], 20, 20) for c in g.legal_commands(seats[0]) if c.verb == "enter"
+                }
+                assert entry and entry <= set(h.reach) and len(h.reach) >= len(entry)
+                return
+            g.apply(seats[0], rnd.choice(g.legal_commands(seats[0])))
+    raise AssertionError("no character waiting to enter was found")

@@ -12,6 +12,7 @@ from engine.scene import Cell
 
 #: Commands aimed at an enemy (its id) or a square (a grenade), by the acting character.
 TARGET_VERBS = ("attack", "shoot", "throw", "grenade")
+OFF_BOARD: Cell = (-1, -1)
 
 
 def target_cell(st: EscapeState, ref: str) -> Cell | None:
@@ -28,22 +29,24 @@ def target_cell(st: EscapeState, ref: str) -> Cell | None:
 
 def hints(ruleset: Ruleset, st: EscapeState, seat: str) -> Hints:
     """The active character's reach (by chains of legal moves with the Movement it has left, Revolution
-    tokens not spent) and the squares of the enemies it may attack now; empty unless ``seat`` is to act
+    tokens not spent; a character still to enter starts with its legal entry squares) and the squares of the enemies it may attack now; empty unless ``seat`` is to act
     with an active character on the board. Everything here is public. Never raises."""
     w = R.waiting(st)
     if not st.active or w is None or w[0] != seat or w[1] != "activation":
         return Hints()
     u = st.units[st.active]
-    if u.seat != seat or u.status != "board" or u.pos is None:
+    entering = u.status == "reserve"
+    if u.seat != seat or not (entering or (u.status == "board" and u.pos is not None)):
         return Hints(unit=R.name(u))
     b = R.board(st)
 
     def step(_st: object, cmd: Command) -> Cell | None:
-        if cmd.verb == "move" and cmd.args[:1] == (u.id,):
+        if cmd.verb in ("move", "enter") and cmd.args[:1] == (u.id,):
             return parse_cell(cmd.args[1], b.width, b.height)
         return None
 
-    reach = reach_by_steps(ruleset, st, seat, u.pos, step)
+    # A character still to enter reaches its airlock squares, then on from there.
+    reach = reach_by_steps(ruleset, st, seat, u.pos if u.pos is not None else OFF_BOARD, step)
     targets: list[Cell] = []
     for cmd in ruleset.legal_commands(st, seat):
         if cmd.verb in TARGET_VERBS and cmd.args[:1] == (u.id,):
