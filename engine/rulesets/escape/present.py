@@ -200,7 +200,7 @@ def scene(st: EscapeState, seat: str | None) -> Scene:
         f"Revolution tokens: {st.revolution}"
         + (f" · points out: {st.carried_points}" if R.scen(st).objectives else "")
     )
-    legend: list[tuple[str, str]] = [(colours[s], f"{n} (tag: name)") for s, n in FACTION_NAMES.items()]
+    legend: list[tuple[str, str]] = [(colours[s], n) for s, n in FACTION_NAMES.items()]
     if st.active:
         legend.append((ACTIVE_RING, "white ring: active unit"))
     legend += list(drawn.values())
@@ -208,7 +208,7 @@ def scene(st: EscapeState, seat: str | None) -> Scene:
     legend += [(EDGE_LEGEND[k][0], EDGE_LEGEND[k][1]) for k in EDGE_LEGEND if k in styles]
     legend.append((WALL, "wall (thick: strong wall)"))
     if any(t.mark for t in tiles):
-        legend.append(("#a4abb8", "digit in a square's corner: airlock number"))
+        legend.append(("#a4abb8", "corner digit: airlock"))
     if arrows and arrows[0].kind == "path":
         legend.append((LAST_MOVE, "last move"))
     if st.attacks:

@@ -168,7 +168,7 @@ def scene(st: HeistState, seat: str | None) -> Scene:
             )
             drawn[c.kind] = (on, f"{label} {CHIT_NAME[c.kind]} ({label}2: elite)")
             if not c.active:
-                drawn[f"off:{off}"] = (off, "grey chit: dealt with (subdued, unlocked or disabled)")
+                drawn[f"off:{off}"] = (off, "grey: dealt with")
         if t.cash:
             tokens.append(Token(cell, f"${t.cash}", CASH_FILL, "square", small=True))
             drawn["cash"] = (CASH_FILL, "$n: cash ($1k each)")
@@ -196,7 +196,7 @@ def scene(st: HeistState, seat: str | None) -> Scene:
                 Token(R.cell_of(st, p.pos), tags[s], colours[s], "circle", text_fill=SEAT_TEXT, ring=ring)
             )
             if ring:
-                drawn["ring"] = (ring, "white ring: still to act this round")
+                drawn["ring"] = (ring, "white ring: still to act")
         detail = f"die {p.die or '-'} · 💡{p.ideas}"
         if p.action:
             detail += f" · {p.action}{' ' + R.sym(p.left) if p.left else ''}{' ✓' if p.done else ''}"
@@ -236,7 +236,7 @@ def scene(st: HeistState, seat: str | None) -> Scene:
         lines.append("Escape called: it starts after this Event phase.")
     if st.result:
         lines.append(st.result.reason)
-    legend = [(colours[s], f"{R.COLOUR_NAMES[s]}: {tags[s]} pawn, small hexes: plans") for s in st.seats]
+    legend = [(colours[s], f"{tags[s]} pawn and plans") for s in st.seats]
     legend += list(drawn.values())
     legend += [("#a4abb8", text) for text in marks_drawn.values()]
     removed = ",".join(sorted(st.removed)) + "|" + ",".join(sorted(st.exits))

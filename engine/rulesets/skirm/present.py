@@ -167,14 +167,14 @@ def scene(st: SkirmState, seat: str | None) -> Scene:
     legend: list[tuple[str, str]] = [
         (colours[s], f"{R.squad_name(st, s)} ({faction_name(str(st.squads[s]['faction']))})") for s in R.SEATS
     ]
-    legend.append(("#f0f0f0", "tag in a circle: standing; lower case in a square: Downed"))
-    legend.append(("#ffe066", "yellow ring: active / ordered unit; yellow line: last move"))
-    legend.append(("#ff4d4d", "red ring: Downed; red arrow: attack"))
+    legend.append(("#f0f0f0", "circle: standing; square: Downed"))
+    legend.append(("#ffe066", "yellow: active unit, last move"))
+    legend.append(("#ff4d4d", "red: Downed ring, attack"))
     if any(t.label.startswith("O") for t in tokens):
-        legend.append((OBJECTIVE, "On: objective (ring: planted by that side)"))
+        legend.append((OBJECTIVE, "On: objective (ring: planted)"))
     if any(t.label == "D" for t in tokens):
         legend.append((MARKER, "D: data cache"))
-    legend.append((HEIGHT_FILLS[2], "digit on a square: height (lighter: higher)"))
+    legend.append((HEIGHT_FILLS[2], "digit: height (lighter = higher)"))
     marks = {t.mark[-1:] for t in tiles if t.mark}
     if "~" in marks:
         legend.append((DIFFICULT, "~ difficult ground"))
@@ -182,7 +182,7 @@ def scene(st: SkirmState, seat: str | None) -> Scene:
         legend.append((STAIRS, "/ stairs"))
     if "X" in marks:
         legend.append((SOLID, "X solid block"))
-    legend.append((ZONE_TINT[0], "tinted floor: deployment zones"))
+    legend.append((ZONE_TINT[0], "tinted: deployment zone"))
     legend.append(("#cdd1da", "low wall (thick: high wall)"))
     if any(e.style == "gate" for e in edges):
         legend.append(("#c47ef0", "striped edge: climbable"))
