@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 
 from engine.scene import Arrow, Cell, Edge, Panel, Scene, Token
 from renderer import theme as T
+from renderer.facing import draw_facings, draw_shaded
 from renderer.layout import (
     CARD_H,
     GAP,
@@ -534,6 +535,7 @@ def render_image(scene: Scene, *, highlights: Iterable[Cell] = (), size: int | N
     under = static.under
     for e in scene.dynamic_edges:
         _draw_edge(im, draw, pal, lay, e, under, bg)
+    draw_shaded(draw, pal, lay, scene.shaded, under, bg)
     for c in (*scene.highlights, *highlights):
         _draw_highlight(draw, pal, lay, c)
     occupied = {t.cell for t in scene.tokens}
@@ -546,6 +548,7 @@ def render_image(scene: Scene, *, highlights: Iterable[Cell] = (), size: int | N
         _draw_token(im, pal, t, spot, under.get(t.cell, bg), memo)
         if t.bar is not None and spot.bar is not None:
             _draw_bar(draw, pal, spot.bar, t.bar)
+    draw_facings(draw, pal, scene.tokens, spots)
     for a in scene.arrows:
         if a.kind == "attack":
             _draw_arrow(draw, pal, lay, a, occupied)
