@@ -35,7 +35,8 @@ def _dice_at_least(n: int, k: int) -> float:
                 nxt[s + d] = nxt.get(s + d, 0) + c
         counts = nxt
     hits: int = sum(c for s, c in counts.items() if s >= k)
-    return hits / 6**n
+    cases: int = 6**n
+    return hits / cases
 
 
 def distances(s: Scenario, goals: list[Cell]) -> dict[Cell, int]:
@@ -117,8 +118,8 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
         expo = _exposure(st, dest, chars, occ, f.pos)
         score = 12.0 * (before - after) - 3.0 * after - 30.0 * expo
         if v == "move":
-            d = G.direction(f.pos, dest) if f.pos else None
-            cost = G.move_cost(f.facing, d, g) if d is not None else None
+            way = G.direction(f.pos, dest) if f.pos else None
+            cost = G.move_cost(f.facing, way, g) if way is not None else None
             left = f.ap - (cost or 0)
             front = occ.get(G.ahead(dest, g))
             if front is not None and front.side == TEAM and g % 2 == 0:
