@@ -119,8 +119,8 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
         score = 12.0 * (before - after) - 3.0 * after - 30.0 * expo
         if v == "move":
             way = G.direction(f.pos, dest) if f.pos else None
-            cost = G.move_cost(f.facing, way, g) if way is not None else None
-            left = f.ap - (cost or 0)
+            spent = G.move_cost(f.facing, way, g) if way is not None else None
+            left = f.ap - (spent or 0)
             front = occ.get(G.ahead(dest, g))
             if front is not None and front.side == TEAM and g % 2 == 0:
                 score += 50.0 if left >= 1 else 15.0
