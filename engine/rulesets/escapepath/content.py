@@ -178,6 +178,14 @@ def _load() -> tuple[dict[str, BogieKind], dict[str, Scenario]]:
     return kinds, out
 
 
+def scenario_from_data(d: dict[str, Any]) -> Scenario:
+    """A scenario from its JSON-ready data (as in the content file). Raises ContentError if malformed."""
+    try:
+        return _scenario(d, bogie_kinds())
+    except (KeyError, TypeError, IndexError, ValueError) as exc:
+        raise _fail(f"scenario '{d.get('id', '?')}'", f"malformed ({exc!r})") from exc
+
+
 def bogie_kinds() -> dict[str, BogieKind]:
     """Every bogie kind by id. Raises ContentError if the content file is malformed."""
     return _load()[0]
