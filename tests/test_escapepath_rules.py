@@ -9,7 +9,7 @@ import pytest
 from engine import IllegalCommand, NotYourTurn, RuleError
 from engine.rulesets.escapepath import geometry as G
 from engine.rulesets.escapepath.state import PathState
-from tests.escapepath_helpers import dice, game, place, swarm_turn, scenario_on
+from tests.escapepath_helpers import dice, game, place, scenario_on, swarm_turn
 
 N, NE, E, SE, S, SW, W, NW = range(8)
 

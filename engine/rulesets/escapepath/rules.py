@@ -213,7 +213,7 @@ def finish_active(st: PathState) -> None:
 
 def spend(st: PathState, f: Figure, ap: int) -> None:
     """Spend action points; a figure with none left is finished."""
-    f.ap -= ap
+    f.ap = max(0, f.ap - ap)
     if f.ap <= 0 and st.active == f.id:
         finish_active(st)
 
