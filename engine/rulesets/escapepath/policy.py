@@ -116,16 +116,21 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
         before = dist.get(f.pos, BIG) if f.pos else dist.get(dest, BIG) + 1
         after = dist.get(dest, BIG)
         expo = _exposure(st, dest, chars, occ, f.pos)
-        score = 12.0 * (before - after) - 3.0 * after - 30.0 * expo
+        score = 15.0 * (before - after) - 2.0 * after - 20.0 * expo
+        left = f.ap - 1 if v == "enter" else f.ap
         if v == "move":
             way = G.direction(f.pos, dest) if f.pos else None
             spent = G.move_cost(f.facing, way, g) if way is not None else None
             left = f.ap - (spent or 0)
-            front = occ.get(G.ahead(dest, g))
-            if front is not None and front.side == TEAM and g % 2 == 0:
-                score += 50.0 if left >= 1 else 15.0
-                if not R.faces(front, dest):
-                    score += 20.0
+        elif v == "jump":
+            left = f.ap - 2
+        front = occ.get(G.ahead(dest, g))
+        if front is not None and front.side == TEAM and g % 2 == 0:
+            score += 50.0 if left >= 1 else 15.0
+            if not R.faces(front, dest):
+                score += 20.0
+        elif after == 1 and left >= 2:
+            score += 25.0  # next to a character with points left to face it and strike
         if v == "enter":
             score += 10.0
         # face the nearest character so an attack is possible next
@@ -133,6 +138,17 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
         if near is not None and G.in_fire_arc(dest, g, near):
             score += 4.0
         out.append(score)
+    # Bringing a bogie on finishes every bogie in play (rule 1.5): not while one of them has a good move.
+    waiting = max(
+        (
+            x
+            for c, x in zip(options, out, strict=True)
+            if c.verb in ("move", "attack", "jump") and c.args[0] != st.active
+        ),
+        default=-BIG,
+    )
+    if waiting > 0:
+        out = [x - 200.0 if c.verb == "enter" else x for c, x in zip(options, out, strict=True)]
     return out
 
 
