@@ -9,7 +9,7 @@ from tests.harness import ALICE, CAROL, Harness, board_replies, png_size
 
 async def test_whole_game_against_the_bot_swarm(harness: Harness) -> None:
     h = harness
-    await h.slash("game new", user=ALICE, ruleset="escapepath", scenario="deck-nine")
+    await h.slash("game new", user=ALICE, ruleset="escapepath", scenario="graveyard-shift")
     given = await h.slash("game join", user=ALICE, seat="swarm", bot=True)
     assert not given.ephemeral, given.content
     start = await h.slash("game start", user=ALICE)

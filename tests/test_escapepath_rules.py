@@ -7,6 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from engine import IllegalCommand, NotYourTurn, RuleError
+from engine.geometry.square import parse_cell
+from engine.rulesets.escapepath import policy as P
 from engine.rulesets.escapepath import geometry as G
 from engine.rulesets.escapepath.state import PathState
 from tests.escapepath_helpers import dice, game, place, scenario_on, swarm_turn
@@ -433,3 +435,52 @@ def test_refused_text_changes_nothing() -> None:
         with pytest.raises(RuleError):
             g.apply(seat, text)
     assert g.to_json() == before
+
+
+def test_no_panic_shot_for_a_charge_from_behind() -> None:
+    g = game()
+    g.apply("team", "react panic always")
+    place(g, "ann", "e5", "n")
+    place(g, "al1", "e8", "n")
+    swarm_turn(g)
+    g.apply("swarm", "move al1 e7")
+    g.apply("swarm", "move al1 e6")
+    dice(g, 6, 1)  # no panic die is rolled: al1 6 vs Ann 1, and Ann (not facing it) loses outright
+    g.apply("swarm", "attack al1")
+    assert st_of(g).figures["ann"].status == "dead" and st_of(g).figures["al1"].pos == (4, 4)
+
+
+# -- the game's own player -------------------------------------------------------------------------------
+def _best(g, seat: str) -> str:  # type: ignore[no-untyped-def]
+    options = g.legal_commands(seat)
+    weights = P.bot_weights(g.state, seat, options)
+    return str(options[weights.index(max(weights))].text)
+
+
+def test_swarm_attacks_when_it_can_and_closes_in_outside_the_arc() -> None:
+    g = game()
+    place(g, "ann", "e8", "n")
+    place(g, "al1", "e7", "s")
+    swarm_turn(g)
+    st_of(g).figures["al1"].ap = 1  # no point left to slip round to Ann's side first
+    assert _best(g, "swarm") == "attack al1"
+    st_of(g).figures["al1"].ap = 4  # with points to spare it flanks her: she does not face it there
+    assert _best(g, "swarm") in ("move al1 d8 e", "move al1 f8 w")
+    g = game()
+    place(g, "ann", "e9", "n")
+    place(g, "al1", "a6", "e")  # beside Ann's arc, not in it
+    swarm_turn(g)
+    first = _best(g, "swarm")
+    assert first.startswith("move al1"), first
+    dest = first.split()[2]
+    assert not G.in_fire_arc((4, 8), N, parse_cell(dest, 10, 9)), first  # it keeps out of Ann's arc
+
+
+def test_team_does_not_bomb_when_a_short_throw_could_kill_a_friend() -> None:
+    g = game()
+    place(g, "ann", "e9", "n")
+    place(g, "bob", "d7", "n")
+    place(g, "al1", "e2", "s")
+    options = [c for c in g.legal_commands("team") if c.text in ("bomb ann al1", "shoot ann al1")]
+    scores = dict(zip([c.text for c in options], P.team_scores(g.state, options), strict=True))
+    assert scores["shoot ann al1"] > scores["bomb ann al1"]

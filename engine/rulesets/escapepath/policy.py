@@ -116,7 +116,9 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
         before = dist.get(f.pos, BIG) if f.pos else dist.get(dest, BIG) + 1
         after = dist.get(dest, BIG)
         expo = _exposure(st, dest, chars, occ, f.pos)
-        score = 15.0 * (before - after) - 2.0 * after - 20.0 * expo
+        # Judged against staying put: a bogie already in an arc gains by closing in, one hidden keeps hidden.
+        expo_before = _exposure(st, f.pos, chars, occ, None) if f.pos else 0
+        score = 15.0 * (before - after) - 0.5 * after - 20.0 * (expo - expo_before)
         left = f.ap - 1 if v == "enter" else f.ap
         if v == "move":
             way = G.direction(f.pos, dest) if f.pos else None
