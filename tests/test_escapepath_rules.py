@@ -8,8 +8,8 @@ import pytest
 
 from engine import IllegalCommand, NotYourTurn, RuleError
 from engine.geometry.square import parse_cell
-from engine.rulesets.escapepath import policy as P
 from engine.rulesets.escapepath import geometry as G
+from engine.rulesets.escapepath import policy as P
 from engine.rulesets.escapepath.state import PathState
 from tests.escapepath_helpers import dice, game, place, scenario_on, swarm_turn
 
