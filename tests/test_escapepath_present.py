@@ -48,3 +48,10 @@ def test_view_hints_and_text_board() -> None:
     assert "~~" in board and "B>" in board
     assert game.turn_label() == "turn 1/14"
     assert set(game.ruleset.seat_colours(game.state)) == {"team", "swarm"}
+
+
+def test_help_has_a_topic_per_scenario_within_discord_limits() -> None:
+    game = new_game("escapepath", scenario="deck-nine", seed=1)
+    topics = game.ruleset.help_topics()
+    assert "brocks-bad-day" in topics and "gully" in topics["brocks-bad-day"]
+    assert len(topics) <= 25 and all(len(text) <= 2000 for text in topics.values())

@@ -39,7 +39,7 @@ def view(st: PathState, seat: str | None) -> dict[str, Any]:
         "pending": dict(st.pending) if st.pending else None, "score": R.score(st, False),
         "target": s.scoring["target"], "escaped": st.escaped, "kills": st.kills,
         "objectives": [cell_name(c) for c in st.objectives], "cap": s.cap,
-        "policies": dict(st.policies) if seat == TEAM else {}, "goal": s.goal,
+        "policies": dict(st.policies) if seat == TEAM else {}, "goal": s.goal, "description": s.description,
         "result": st.result.to_data() if st.result else None, "summary": f"{s.name}: {s.goal}",
     }  # fmt: skip
 

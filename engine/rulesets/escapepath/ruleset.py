@@ -146,5 +146,12 @@ class EscapePath(Ruleset):
         return P.evaluate(state, seat)
 
     def help_topics(self) -> dict[str, str]:
-        """Rules help in the project's own words."""
-        return dict(HELP)
+        """Rules help in the project's own words, then one topic per scenario (its story, swarm and goal)."""
+        topics = dict(HELP)
+        for s in scenarios().values():
+            kind = bogie_kinds()[s.kind]
+            topics[s.id] = (
+                f"{s.name}. {s.description} Swarm: {kind.name}s ({kind.speed}), {s.cap} at most in play. "
+                f"Weapons: {s.gun}s; {s.bomb}s: {sum(m.bombs for m in s.team)}. Goal: {s.goal}"
+            )
+        return topics
