@@ -484,3 +484,15 @@ def test_team_does_not_bomb_when_a_short_throw_could_kill_a_friend() -> None:
     options = [c for c in g.legal_commands("team") if c.text in ("bomb ann al1", "shoot ann al1")]
     scores = dict(zip([c.text for c in options], P.team_scores(g.state, options), strict=True))
     assert scores["shoot ann al1"] > scores["bomb ann al1"]
+
+
+def test_hints_reach_every_square_the_points_left_allow() -> None:
+    g = game()
+    place(g, "ann", "e5", "n")
+    g.apply("team", "move ann e4")  # 2 AP left, facing n
+    reach = set(g.hints("team").reach)
+    assert (4, 1) in reach and (3, 1) in reach  # two steps forward / forward-diagonal
+    assert (4, 0) not in reach  # three steps away
+    assert (4, 4) in reach  # straight back: 2 AP
+    assert (4, 5) in reach  # turning 90 degrees on the first step makes both steps sideways: 1 AP each
+    assert (4, 6) not in reach

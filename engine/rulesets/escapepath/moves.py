@@ -57,6 +57,40 @@ def jump_options(st: PathState, f: Figure) -> Iterator[tuple[Cell, int]]:
             yield c, cost
 
 
+def reach(st: PathState, f: Figure) -> set[Cell]:
+    """Every square ``f`` can get to this turn with the points it has left (steps, turns, jumps)."""
+    if f.pos is None:
+        return set()
+    s = scen(st)
+    occ = {c: o for c, o in occupancy(st).items() if o is not f}
+    blocks = blocker(st, occ)
+    best: dict[tuple[Cell, int], int] = {(f.pos, f.facing): f.ap}
+    todo = [(f.pos, f.facing)]
+    while todo:
+        pos, facing = todo.pop()
+        ap = best[(pos, facing)]
+        nexts: list[tuple[Cell, int, int]] = [
+            (pos, g, G.turn_cost(facing, g)) for g in range(8) if g != facing
+        ]
+        for d, (dx, dy) in enumerate(VECTORS):
+            n = (pos[0] + dx, pos[1] + dy)
+            if _open(st, n, occ) and not (
+                dx and dy and blocks((pos[0] + dx, pos[1])) and blocks((pos[0], pos[1] + dy))
+            ):
+                nexts += [(n, g, c) for g in range(8) if (c := G.move_cost(facing, d, g)) is not None]
+            if "voids" in s.rules and d % 2 == 0 and n in s.voids:
+                far, k = n, 1
+                while far in s.voids:
+                    far, k = (far[0] + dx, far[1] + dy), k + 1
+                if _open(st, far, occ):
+                    nexts.append((far, facing, k * G.step_cost(facing, d)))
+        for n, g, cost in nexts:
+            if cost <= ap and best.get((n, g), -1) < ap - cost:
+                best[(n, g)] = ap - cost
+                todo.append((n, g))
+    return {pos for pos, _g in best} - {f.pos}
+
+
 def turn_label(f: Figure, g: int) -> str:
     return f", turning {DIRS[g]}" if g != f.facing else ""
 

@@ -10,7 +10,7 @@ from engine.geometry.square import cell_name
 from engine.rulesets.escapepath import rules as R
 from engine.rulesets.escapepath.board import fire_arc_cells, max_ap, name, occupancy, scen
 from engine.rulesets.escapepath.content import DIRS, bogie_kinds
-from engine.rulesets.escapepath.moves import step_options
+from engine.rulesets.escapepath.moves import reach
 from engine.rulesets.escapepath.state import SWARM, TEAM, Figure, PathState
 from engine.scene import Arrow, Panel, PanelUnit, Scene, Tile, Token, TokenShape
 
@@ -132,12 +132,12 @@ def hints(st: PathState, seat: str) -> Hints:
     f = st.figures.get(st.active)
     if f is None or f.side != seat or f.pos is None:
         return Hints()
-    reach = tuple(sorted({dest for dest, _g, _c in step_options(st, f)}))
+    reachable = tuple(sorted(reach(st, f)))
     targets: tuple[tuple[int, int], ...] = ()
     if f.side == TEAM:
         arc = set(fire_arc_cells(st, f))
         targets = tuple(sorted(c for c, o in occupancy(st).items() if o.side == SWARM and c in arc))
-    return Hints(f.id, reach, targets)
+    return Hints(f.id, reachable, targets)
 
 
 ARROWS = ("^", "/", ">", "\\", "v", "/", "<", "\\")
