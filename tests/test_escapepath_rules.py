@@ -496,3 +496,22 @@ def test_hints_reach_every_square_the_points_left_allow() -> None:
     assert (4, 4) in reach  # straight back: 2 AP
     assert (4, 5) in reach  # turning 90 degrees on the first step makes both steps sideways: 1 AP each
     assert (4, 6) not in reach
+
+
+def test_a_scenario_may_let_the_swarm_move_first() -> None:
+    with scenario_on(first="swarm"):
+        g = game()
+        assert [d.seats for d in g.awaiting()] == [{"swarm"}]
+        g.apply("swarm", "end")
+        assert st_of(g).side == "team" and st_of(g).turn == 1
+        g.apply("team", "end")
+        assert st_of(g).side == "swarm" and st_of(g).turn == 2
+
+
+def test_escaped_characters_never_return() -> None:
+    g = game()
+    place(g, "ann", "j9", "n")
+    g.apply("team", "escape ann")
+    assert st_of(g).figures["ann"].status == "escaped" and st_of(g).escaped == 1
+    with pytest.raises(IllegalCommand, match="escaped characters never return"):
+        g.apply("team", "move ann j8")
