@@ -91,7 +91,7 @@ def reach(st: PathState, f: Figure) -> set[Cell]:
     return {pos for pos, _g in best} - {f.pos}
 
 
-def turn_label(f: Figure, g: int) -> str:
+def _turning(f: Figure, g: int) -> str:
     return f", turning {DIRS[g]}" if g != f.facing else ""
 
 
@@ -108,7 +108,7 @@ def figure_commands(st: PathState, f: Figure, nm: str) -> list[Command]:
     assert f.pos is not None
     for dest, g, cost in step_options(st, f):
         args = (f.id, cell_name(dest)) if g == f.facing else (f.id, cell_name(dest), DIRS[g])
-        out.append(Command("move", args, f"{nm} to {cell_name(dest)}{turn_label(f, g)} ({cost} AP)"))
+        out.append(Command("move", args, f"{nm} to {cell_name(dest)}{_turning(f, g)} ({cost} AP)"))
     for dest, cost in jump_options(st, f):
         out.append(Command("jump", (f.id, cell_name(dest)), f"{nm} jumps to {cell_name(dest)} ({cost} AP)"))
     if f.side == SWARM and f.pos in s.entries and f.ap >= 1:
