@@ -53,6 +53,7 @@ class Token:
     ring: str | None = None
     bar: tuple[int, int] | None = None
     small: bool = False  # items and markers are drawn smaller than units
+    facing: int | None = None  # a direction the figure faces: 0 up (n), then clockwise in 45 degree steps
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,7 @@ class Scene:
     highlights: tuple[Cell, ...] = ()  # squares the active unit can reach ("Show moves")
     targets: tuple[Cell, ...] = ()  # cells holding something the active unit can hit or act on
     labels: tuple[Label, ...] = ()  # names on the board (static: same for the same ``static_key``)
+    shaded: tuple[Cell, ...] = ()  # cells tinted as the active unit's arc of fire (Escape Path)
     panel: Panel = field(default_factory=lambda: Panel(title=""))
     background: str = "#1e1f24"
     hex_layout: HexLayout = "odd-q"  # hex grids only: flat-topped odd-q or pointy-topped odd-r

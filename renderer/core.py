@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 
 from engine.scene import Arrow, Cell, Edge, Scene, Token
 from renderer import theme as T
+from renderer.facing import draw_facings, draw_shaded
 from renderer.layout import Layout, TokenSpot, cell_name, column_name, layout
 from renderer.paint import (
     LEVELS,
@@ -493,6 +494,7 @@ def render_image(scene: Scene, *, highlights: Iterable[Cell] = (), size: int | N
     under = static.under
     for e in scene.dynamic_edges:
         _draw_edge(im, draw, pal, lay, e, under, bg)
+    draw_shaded(draw, pal, lay, scene.shaded, under, bg)
     for c in (*scene.highlights, *highlights):
         _draw_highlight(draw, pal, lay, c)
     occupied = {t.cell for t in scene.tokens}
@@ -510,6 +512,7 @@ def render_image(scene: Scene, *, highlights: Iterable[Cell] = (), size: int | N
             _draw_bar(draw, pal, spot.bar, t.bar)
     for c in scene.targets:
         _draw_target(draw, pal, lay, c)
+    draw_facings(draw, pal, scene.tokens, spots)
     for a in scene.arrows:
         if a.kind == "attack":
             _draw_arrow(draw, pal, lay, a, occupied)
