@@ -49,6 +49,6 @@ async def test_whole_game_against_the_bot_swarm(harness: Harness) -> None:
     assert len(boards) > 5
     for reply in boards:
         width, height = png_size(reply.files[0][1])
-        assert width > height
+        assert width != height  # never exactly square (Android crops those)
     over = await h.slash("do", user=CAROL, command="end")
     assert over.ephemeral
