@@ -9,13 +9,16 @@ import logging
 import time
 from collections.abc import Callable
 
+import aiohttp
 import discord
 from discord.ext import commands
 
 from bot import errors
 from bot.config import Config
 from bot.games import GameService, Played
-from bot.store import Notification, SqliteStore, Store
+from bot.present import mentions, post_played, send_played
+from bot.store import Notification, Store, open_store
+from bot.views import DYNAMIC_ITEMS
 
 log = logging.getLogger("escapade")
 
@@ -38,10 +41,11 @@ class EscapadeBot(commands.Bot):
         )
         self.config = config
         self.clock = clock
-        self.store: Store = store or SqliteStore(config.database)
+        self.store: Store = store or open_store(config.database)
         self.games = GameService(self.store, config, clock)
         self.sync_commands = True
         self._notify_task: asyncio.Task[None] | None = None
+        self.reply_retry_pauses: tuple[float, ...] = (1.0, 3.0)  # seconds before each new try
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, register the buttons, send what fell due while we were down."""
@@ -49,8 +53,6 @@ class EscapadeBot(commands.Bot):
         errors.install(self)
         for name in COGS:
             await self.load_extension(name)
-        from bot.views import DYNAMIC_ITEMS
-
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.sync_commands and self.config.token:
             if self.config.dev_guild_id:
@@ -74,10 +76,34 @@ class EscapadeBot(commands.Bot):
 
     # -- replies -----------------------------------------------------------------------------------
     async def reply_played(self, interaction: discord.Interaction, played: Played, note: str = "") -> None:
-        """Answer an interaction with narration, board and buttons, pinging whoever must act next."""
-        from bot.present import send_played
+        """Answer an interaction with narration, board and buttons, pinging whoever must act next.
 
-        await send_played(interaction, played, self.games.to_ping(played), note=note)
+        The command is already stored: a reply Discord fails (a 5xx, a dropped connection) is tried again
+        after a pause; if it still fails, the result is posted in the channel instead, and ReplyFailed
+        tells the player the truth (the move stands) rather than "nothing was changed".
+        """
+        members = self.games.to_ping(played)
+        for pause in (*self.reply_retry_pauses, None):
+            try:
+                await send_played(interaction, played, members, note=note)
+                return
+            except Exception as exc:
+                if not transient(exc):
+                    raise
+                log.warning(
+                    "Reply to interaction %s failed (%s); game %s", interaction.id, exc, played.row.id
+                )
+                if pause is None:
+                    break
+                await asyncio.sleep(pause)
+        posted = False
+        try:
+            await post_played(self.channel_for(played.row.channel_id), played, members)
+            posted = True
+        except Exception:
+            log.exception("Could not post game %s's result in its channel either", played.row.id)
+        text = played.steps[0].text if played.steps and not played.steps[0].secret else "your command"
+        raise errors.ReplyFailed(text, posted)
 
     def channel_for(self, channel_id: str) -> discord.abc.Messageable:
         """A channel to post in, cached or not (only its id is needed to send)."""
@@ -108,8 +134,6 @@ class EscapadeBot(commands.Bot):
         return len(due)
 
     async def _notify(self, n: Notification) -> None:
-        from bot.present import mentions, post_played
-
         row = await self.store.get_game(n.game_id)
         if row is None or not row.live or row.version != n.payload.get("version"):
             return  # the game moved on: nothing to say
@@ -143,3 +167,10 @@ class EscapadeBot(commands.Bot):
             ended = await self.games.expire(row.channel_id, row.id, row.version)
             if ended is not None and ended.result:
                 await channel.send(f"⌛ Game #{ended.id}: {ended.result['reason']}")
+
+
+def transient(exc: BaseException) -> bool:
+    """True for a failure worth trying again: Discord's 5xx, a rate limit, a dropped connection."""
+    if isinstance(exc, discord.HTTPException):
+        return exc.status >= 500 or exc.status == 429
+    return isinstance(exc, aiohttp.ClientError | asyncio.TimeoutError | ConnectionError)

@@ -48,6 +48,6 @@ async def test_two_heroes_play_a_scenario_to_its_end(harness: Harness) -> None:
     for reply in h.replies:
         for _name, blob in reply.files:
             w, hgt = png_size(blob)
-            assert w > hgt
+            assert w != hgt  # never exactly square (some phone clients crop those)
     shown = await h.slash("campaign show", user=BOB, ruleset="cardcombat")
     assert "Mage" in shown.text
