@@ -117,7 +117,7 @@ def scene(st: CCState, seat: str | None) -> Scene:
             else ("#ffffff" if f.get("captain") or f.get("boss") else None)
         )
         tokens.append(Token(R.pos(f), label, colour, "circle" if f["kind"] != "enemy" else "square", ring=ring,
-                            bar=(f["hp"], f["max_hp"])))  # fmt: skip
+                            bar=(f["hp"], f["max_hp"]), text_fill="#000000" if colour == ALLY else "#ffffff"))  # fmt: skip
         detail = [cell_name(R.pos(f)), status_short(f)]
         if f["kind"] == "hero":
             cool = [f"{cards()[c].name}({n})" for c, n in sorted(f["cooldown"].items())]
