@@ -461,3 +461,23 @@ def test_rescue_free_the_prisoner_lead_it_out() -> None:
     exit_sq = next((x, y) for y, r in enumerate(st.scenario["rows"]) for x, ch in enumerate(r) if ch == "E")
     A.walk(st, pr, [exit_sq], [])
     assert R.check_outcome(st, []) and st.result is not None and st.result.winners
+
+
+def test_treasure_horde_places_three_chests_far_away_and_is_won_by_looting_them() -> None:
+    game = new_game("cardcombat", scenario="random", seats={"hero1": None}, seed=5)
+    st: CCState = game.state
+    st.scenario["objective"] = "treasure"
+    st.scenario["rules"] = []
+    hero = st.figures[R.hero_of(st, "hero1")["id"]]  # type: ignore[index]
+    for rnd in range(2, 9):
+        st.round = rnd
+        A.begin_round(st, [])
+    chests = [p for p in st.loot if p[2].startswith("chest:")]
+    assert len(chests) == 3
+    here = R.pos(hero)
+    far = max(R.walking_distance(st, here, (p[0], p[1])) for p in chests)
+    assert far >= 8
+    for p in list(chests):
+        st.loot.remove(p)
+        R.take_loot(st, hero, p[2], [])
+    assert R.check_outcome(st, []) and st.result is not None and st.result.winners

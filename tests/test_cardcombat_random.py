@@ -66,11 +66,14 @@ def test_hidden_commitments_and_determinize() -> None:
 
 
 def test_generator_is_seeded_and_complete() -> None:
-    a = new_game("cardcombat", scenario="random", seats={"hero1": None}, seed=11)
-    b = new_game("cardcombat", scenario="random", seats={"hero1": None}, seed=11)
+    seats: dict[str, str | None] = {"hero1": None, "hero2": None}
+    a = new_game("cardcombat", scenario="random", seats=seats, seed=11)
+    b = new_game("cardcombat", scenario="random", seats=seats, seed=11)
     assert a.state.scenario == b.state.scenario  # type: ignore[attr-defined]
     s = a.state.scenario  # type: ignore[attr-defined]
     assert len(s["groups"]) == 3 and s["boss"] and s["reward"] and 1 <= len(s["rules"]) <= 3
+    solo = new_game("cardcombat", scenario="random", seats={"hero1": None}, seed=11).state.scenario  # type: ignore[attr-defined]
+    assert len(solo["groups"]) == 1 and solo["boss"]  # a lone hero meets one group and the big enemy
 
 
 @pytest.mark.parametrize(
@@ -83,5 +86,6 @@ def test_setup_places_every_figure_on_its_own_floor_square(scenario: str) -> Non
             game = new_game("cardcombat", scenario=scenario, seats=seats, seed=seed)
             invariants(game)
             enemies = [f for f in game.state.figures.values() if f["kind"] == "enemy"]  # type: ignore[attr-defined]
-            groups = len(game.state.scenario["groups"])  # type: ignore[attr-defined]
-            assert len(enemies) == groups * (1 + heroes) + (1 if game.state.scenario.get("boss") else 0)  # type: ignore[attr-defined]
+            scen = game.state.scenario  # type: ignore[attr-defined]
+            normals = int(max(0, heroes - scen.get("free_heroes", 0)) * scen.get("per_hero", 1.0))
+            assert len(enemies) == len(scen["groups"]) * (1 + normals) + (1 if scen.get("boss") else 0)

@@ -17,7 +17,7 @@ from engine.core import Command, Event
 from engine.errors import GameOver, IllegalCommand, NotYourTurn, UnknownCommand
 from engine.geometry.square import Cell, cell_name, chebyshev
 from engine.rulesets.cardcombat import rules as R
-from engine.rulesets.cardcombat.content import SUMMONS, Action, cards, enemies, items, parse_actions
+from engine.rulesets.cardcombat.content import CHESTS, SUMMONS, Action, cards, enemies, items, parse_actions
 from engine.rulesets.cardcombat.state import CCState
 
 VERBS = ("commit", "recollect", "use", "move", "attack", "split", "reroll", "accept", "heal", "cast", "teleport", "summon",
@@ -72,6 +72,8 @@ def begin_round(st: CCState, events: list[Event]) -> None:
             st.figures[e["id"]] = e
             st.flags["reinforced"] = True
             events.append(Event(f"Reinforcements: a Corrupted Elemental appears on {cell_name(spot)}."))
+    if st.scenario["objective"] == "treasure" and st.round >= 2 and st.round % 2 == 0:
+        place_chest(st, events)
     if {"ring_of_cloak", "cursed_ring"} & set(rules):
         standing = [f for f in R.alive(st) if f["kind"] == "hero"]
         if standing:
@@ -79,6 +81,29 @@ def begin_round(st: CCState, events: list[Event]) -> None:
             st.flags["ring_carrier"] = carrier["id"]
             events.append(Event(f"{carrier['name']} carries the ring this round."))
     R.check_outcome(st, events)
+
+
+def place_chest(st: CCState, events: list[Event]) -> None:
+    """Treasure Horde: a chest on the empty floor square farthest from the heroes (while fewer than three
+    have been placed)."""
+    placed = int(st.flags.get("chests_placed", 0))
+    heroes = [R.pos(f) for f in R.alive(st) if f["kind"] == "hero"]
+    if placed >= CHESTS or not heroes:
+        return
+    w, h = R.size(st)
+    taken = {(p[0], p[1]) for p in st.loot}
+    free = [(x, y) for x in range(w) for y in range(h)
+            if not R.is_wall(st, (x, y)) and not R.is_trap(st, (x, y)) and not R.occupant(st, (x, y))
+            and (x, y) not in taken]  # fmt: skip
+    if not free:
+        return
+    reachable = [c for c in free if min(R.walking_distance(st, p, c) for p in heroes) < 999]
+    if not reachable:
+        return
+    spot = max(reachable, key=lambda c: (min(R.walking_distance(st, p, c) for p in heroes), -c[1], -c[0]))
+    st.loot.append([spot[0], spot[1], f"chest:{5 + int(st.scenario['level'])}"])
+    st.flags["chests_placed"] = placed + 1
+    events.append(Event(f"Treasure Horde: a chest appears on {cell_name(spot)}."))
 
 
 def commit_options(st: CCState, f: dict[str, Any]) -> list[Command]:

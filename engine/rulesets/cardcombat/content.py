@@ -453,7 +453,13 @@ RULES: dict[str, str] = {
     "resolve": "Resolve: once per scenario each hero may take back a spent card.",
     "war_cry": "War Cry: when an enemy deals more than 4 damage and its group has no Captain, a Captain appears.",
 }
+CHESTS = 3  # Treasure Horde: chests placed in all
 OBJECTIVES: dict[str, tuple[str, int]] = {
+    "treasure_horde": (
+        "Treasure Horde: from round 2, at the start of every second round a chest appears as far "
+        "from the heroes as possible (three in all); loot every chest.",
+        12,
+    ),
     "ritual_interruption": ("Ritual Interruption: kill every enemy within 12 rounds.", 12),
     "cave_in": ("Cave-in: kill every enemy within 13 rounds.", 13),
 }

@@ -19,6 +19,7 @@ from engine.rulesets.cardcombat.content import (
 GROUPS = ("orc", "orc_ranger", "skeleton", "shadow", "earth_golem", "flesh_golem", "gargoyle", "naga")
 BIG = ("ogre", "giant", "wraith_knight", "ice_troll", "corrupted_elemental")
 WIDTH, HEIGHT = 14, 10
+PER_HERO, FREE_HEROES = 0.5, 1  # each group: a Captain plus one per two heroes beyond the first (tuned)
 
 
 def pick(rng: Rng, seq: tuple[str, ...] | list[str]) -> str:
@@ -43,9 +44,10 @@ def generate(rng: Rng, level: int) -> dict[str, Any]:
     rows = make_map(rng, len(groups))
     text, rounds = OBJECTIVES[objective]
     return {
-        "id": "random", "name": name, "level": level, "rounds": rounds, "objective": "kill_all",
+        "id": "random", "name": name, "level": level, "rounds": rounds, "objective": "treasure" if objective == "treasure_horde" else "kill_all",
         "generated_objective": objective, "rules": rules, "reward": reward, "groups": groups, "boss": boss,
-        "rows": rows, "summary": f"{text} Reward: {REWARDS[reward]}",
+        "rows": rows, "summary": f"{text} Reward: {REWARDS[reward]}", "per_hero": PER_HERO,
+        "free_heroes": FREE_HEROES,
     }  # fmt: skip
 
 

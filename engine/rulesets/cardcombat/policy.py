@@ -23,6 +23,9 @@ def goals(st: CCState, fid: str) -> list[tuple[int, int]]:
     if exits or f.get("summon") == "prisoner":
         w, h = R.size(st)
         return [(x, y) for x in range(w) for y in range(h) if R.char(st, (x, y)) == "E"]
+    chests = [(p[0], p[1]) for p in st.loot if str(p[2]).startswith("chest:")]
+    if chests and f["kind"] == "hero":
+        return chests
     captive = st.figures.get("prisoner")
     if captive is not None and captive.get("captive") and captive["hp"] > 0 and f["kind"] == "hero":
         return [R.pos(captive)]

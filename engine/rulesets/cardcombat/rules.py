@@ -15,6 +15,7 @@ from typing import Any
 from engine.core import Event, Outcome
 from engine.geometry.square import Cell, cell_name, chebyshev, line_of_sight, parse_cell
 from engine.rulesets.cardcombat.content import (
+    CHESTS,
     LEVEL_XP,
     SUMMONS,
     Action,
@@ -340,6 +341,8 @@ def carry_limit(stamina: int) -> int:
 def prize_text(prize: str) -> str:
     """'3 gold' or an item's name."""
     kind, what = prize.split(":", 1)
+    if kind == "chest":
+        return f"a treasure chest ({what} gold)"
     return f"{what} gold" if kind == "gold" else items()[what].name
 
 
@@ -355,7 +358,10 @@ def take_loot(st: CCState, hero: dict[str, Any], prize: str, events: list[Event]
         hero["items"].append({"id": what, "cd": 0, "active": False})
         events.append(Event(f"{hero['name']} takes {items()[what].name}."))
         return
-    gold = int(what) if kind == "gold" else items()[what].price // 2
+    if kind == "chest":
+        st.flags["chests_looted"] = int(st.flags.get("chests_looted", 0)) + 1
+        events.append(Event(f"{hero['name']} opens a treasure chest!"))
+    gold = int(what) if kind in ("gold", "chest") else items()[what].price // 2
     if st.scenario.get("reward") == "wealth_of_the_ancients":
         gold *= 2
     hero["gold"] = hero.get("gold", 0) + gold
@@ -936,6 +942,9 @@ def check_outcome(st: CCState, events: list[Event]) -> bool:
     if obj == "kill_boss":
         if not any(f.get("boss") for f in foes_left):
             win = "The boss is slain!"
+    elif obj == "treasure":
+        if int(st.flags.get("chests_looted", 0)) >= CHESTS:
+            win = "Every chest is looted!"
     elif obj == "rescue":
         if st.flags.get("rescued"):
             win = "The Prisoner is out!"

@@ -25,10 +25,11 @@ from engine.rulesets.cardcombat.state import CCState
 ADVENTURE = ("crypt", "orc_camp", "prisoner", "golem_forge", "ogre_den")  # then generated scenarios
 
 
-def group_size(heroes: int) -> int:
-    """Normal enemies per group besides its Captain: one per hero (tuned for a party of two: see the balance
-    figures in docs/rulings/cardcombat.md)."""
-    return heroes
+def group_size(heroes: int, per_hero: float = 1.0, free: int = 0) -> int:
+    """Normal enemies per group besides its Captain: ``per_hero`` for each hero beyond the first ``free`` ones,
+    rounded down. Ready-made scenarios: one per hero; generated ones (three groups and a boss): one per two
+    heroes beyond the first. Tuned: see the balance figures in docs/rulings/cardcombat.md."""
+    return int(max(0, heroes - free) * per_hero)
 
 
 def choose_heroes(options: SetupOptions, seats: list[str]) -> dict[str, dict[str, Any]]:
@@ -133,6 +134,8 @@ def build_state(options: SetupOptions, rng: Rng) -> CCState:
         raise SetupError("Dark Realms needs 1 to 4 heroes (seats hero1-hero4).")
     records = choose_heroes(options, seats)
     scen = scenario_data(options.scenario, records, rng)
+    if scen["id"] == "random" and len(seats) == 1:
+        scen["groups"] = scen["groups"][:1]  # a lone hero meets one group and the big enemy (tuned)
     rows = [r for r in scen["rows"]]
     figures: dict[str, dict[str, Any]] = {}
     starts = {ch: (x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch in "1234"}
@@ -172,7 +175,9 @@ def build_state(options: SetupOptions, rng: Rng) -> CCState:
     if scen.get("boss") and boss_at is not None:
         place(scen["boss"], False, boss_at, enemies()[scen["boss"]].short)
     for etype, spots in groups:
-        for k in range(1, 1 + group_size(len(seats))):
+        for k in range(
+            1, 1 + group_size(len(seats), float(scen.get("per_hero", 1.0)), int(scen.get("free_heroes", 0)))
+        ):
             place(etype, False, spots[k] if k < len(spots) else spots[0], f"{enemies()[etype].short}{k}")
     prisoner_at = next(((x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch == "P"), None)
     if prisoner_at is not None:
