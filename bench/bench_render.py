@@ -2,7 +2,11 @@
 panel of 10 units) rendered 200 times with a warm static cache; prints median and p95 ms and PNG bytes.
 Also a real mid-game ESCAPE scene when that ruleset is registered, and the largest heist map (11x11
 pointy-topped odd-r hexes) with a mid-heist load of pawns, chits and planning tokens (plus a real heist
-scene when that ruleset is registered). Figures, not a timed test.
+scene when that ruleset is registered), a mirror-match Skirm scene, and a "Show moves" ESCAPE scene with
+reach and targets. For each: image width x height, PNG bytes, render time, and what a phone shows at
+400 px wide (an ESCAPE square, a heist hex across its flats, the smallest text). Figures, not a timed test.
+
+Wall times include waiting for a shared CPU; "cpu" is the render thread's own CPU time (median).
 
 Run: .venv/bin/python bench/bench_render.py [--save DIR]
 """
@@ -19,7 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.scene import Arrow, Edge, Panel, PanelUnit, Scene, Tile, Token  # noqa: E402
-from renderer import render  # noqa: E402
+from renderer import layout, render  # noqa: E402
+from renderer.layout import DISPLAY  # noqa: E402
 
 ROOMS = ["#3b4252", "#434c5e", "#3e4a3f", "#4a3f4f", "#4f4a3b", "#3b4a4f"]
 CORRIDOR = "#2b2f38"
@@ -143,14 +148,15 @@ def heist_scene() -> Scene:
 
 
 def real_heist_scene() -> Scene | None:
-    """A real heist scene a few rounds in, or None if that ruleset is not registered yet."""
+    """A real heist scene on the widest map, mid-heist, or None if that ruleset is not registered yet."""
     try:
         import engine
         import engine.rulesets.heist  # noqa: F401  (registers the ruleset if the registry does not yet)
 
-        g = engine.new_game("heist", seats={s: None for s in ("p1", "p2", "p3", "p4")}, seed=1)
+        seats: dict[str, str | None] = {s: None for s in ("p1", "p2", "p3", "p4")}
+        g = engine.new_game("heist", scenario="the_final_score_part_1", seats=seats, seed=1)  # 11 columns
         rnd = random.Random(1)
-        for _ in range(300):
+        for _ in range(80):
             seats = sorted(g.seats_to_act())
             if g.outcome is not None or not seats:
                 break
@@ -164,20 +170,73 @@ def real_heist_scene() -> Scene | None:
         return None
 
 
+def skirm_scene() -> Scene | None:
+    """A real mid-game Skirm mirror match (both squads Shock Troops), or None if unavailable."""
+    try:
+        import engine
+
+        g = engine.new_game("skirm", seed=1, options={"squad": {"player1": "shock", "player2": "shock"}})
+        rnd = random.Random(1)
+        for _ in range(120):
+            seats = sorted(g.seats_to_act())
+            if g.outcome is not None or not seats:
+                break
+            g.apply(seats[0], rnd.choice(g.legal_commands(seats[0])))
+        return g.scene()
+    except Exception as exc:  # the ruleset's API may still move; the bench runs either way
+        print(f"(no Skirm scene: {exc!r})")
+        return None
+
+
+def show_moves_scene() -> Scene | None:
+    """A real ESCAPE position mid-activation with the active unit's reach and targets drawn."""
+    try:
+        import dataclasses
+
+        import engine
+
+        for seed in range(1, 30):
+            g = engine.new_game("escape", seed=seed)
+            rnd = random.Random(seed)
+            for _ in range(120):
+                seats = sorted(g.seats_to_act())
+                if g.outcome is not None or not seats:
+                    break
+                cmds = g.legal_commands(seats[0])
+                busy = [c for c in cmds if not c.text.startswith("end")]
+                g.apply(seats[0], rnd.choice(busy if busy and rnd.random() < 0.8 else cmds))
+            seats = sorted(g.seats_to_act())
+            h = g.hints(seats[0]) if seats else None
+            if h and h.reach:
+                t0 = time.perf_counter()
+                g.hints(seats[0])
+                print(f"hints      {h.unit}: {len(h.reach)} squares, {len(h.targets)} targets in "
+                      f"{(time.perf_counter() - t0) * 1000:.1f} ms")  # fmt: skip
+                return dataclasses.replace(g.scene(), highlights=h.reach, targets=h.targets)
+        return None
+    except Exception as exc:
+        print(f"(no Show moves scene: {exc!r})")
+        return None
+
+
 def bench(name: str, scene: Scene, n: int, save: Path | None) -> None:
     """Render ``scene`` once cold, then ``n`` times warm; print the figures."""
     t0 = time.perf_counter()
     png = render(scene)
     cold = (time.perf_counter() - t0) * 1000
-    times = []
+    times, cpu = [], []
     for _ in range(n):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         png = render(scene)
         times.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.thread_time() - c0) * 1000)
     times.sort()
     p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
-    print(f"{name:10s} cold {cold:6.1f} ms  median {statistics.median(times):5.2f} ms  p95 {p95:5.2f} ms  "
-          f"{len(png):6d} bytes")  # fmt: skip
+    lay = layout(scene)
+    k = DISPLAY / lay.width
+    cell = f"square {lay.cell * k:4.1f} px" if lay.grid == "square" else f"hex {lay.hex_h * k:4.1f} px"
+    print(f"{name:10s} {lay.width}x{lay.height}  cold {cold:6.1f} ms  median {statistics.median(times):5.2f} ms  "
+          f"p95 {p95:5.2f} ms  cpu {statistics.median(cpu):5.2f} ms  {len(png):6d} bytes  at {DISPLAY} px: {cell}, text >= {lay.font * k:.1f} px")  # fmt: skip
     if save:
         (save / f"render_{name}.png").write_bytes(png)
 
@@ -196,6 +255,12 @@ def main() -> None:
     real = real_heist_scene()
     if real is not None:
         bench("heist", real, args.n, args.save)
+    skirm = skirm_scene()
+    if skirm is not None:
+        bench("skirm", skirm, args.n, args.save)
+    moves = show_moves_scene()
+    if moves is not None:
+        bench("showmoves", moves, args.n, args.save)
 
 
 if __name__ == "__main__":

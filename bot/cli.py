@@ -11,6 +11,13 @@ import logging
 import sys
 from collections.abc import Sequence
 
+import aiohttp
+import discord
+
+from bot import create_bot
+from bot.config import Config
+from bot.store import StoreError, open_store
+
 NO_TOKEN = """\
 Escapade needs a Discord bot token to run, and none was found (DISCORD_TOKEN in .env or the environment).
 To get one: open https://discord.com/developers/applications, click "New Application", then on the Bot
@@ -22,22 +29,27 @@ Generator: scopes "bot" and "applications.commands", permissions Send Messages, 
 Create Public Threads, Embed Links, Attach Files and Read Message History. Then run ./dev run again."""
 
 
+NO_NETWORK = """\
+Escapade cannot reach Discord ({error}). Check that this machine is online and can open HTTPS and
+WebSocket connections to discord.com (a proxy or firewall may block them), then run ./dev run again.
+Nothing was changed in the database."""
+
+
 def run(argv: Sequence[str]) -> int:
     """Start the bot until interrupted; returns an exit status."""
     parser = argparse.ArgumentParser(prog="escapade run", description="Run the Escapade Discord bot.")
     parser.add_argument("--env", default=".env", help="settings file (default: .env)")
     args = parser.parse_args(list(argv))
 
-    from bot.config import Config
-
     config = Config.load(args.env)
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-
-    import discord
-
-    from bot import create_bot
+    try:  # the store first: a bad database is reported before anything touches the network
+        asyncio.run(check_store(config.database))
+    except StoreError as exc:
+        print(f"Escapade cannot start: {exc}", file=sys.stderr)
+        return 2
 
     discord.utils.setup_logging(level=getattr(logging, config.log_level.upper(), logging.INFO))
     bot = create_bot(env_file=args.env)
@@ -56,7 +68,20 @@ def run(argv: Sequence[str]) -> int:
             file=sys.stderr,
         )
         return 2
+    except StoreError as exc:
+        print(f"Escapade cannot start: {exc}", file=sys.stderr)
+        return 2
+    except (OSError, aiohttp.ClientError, discord.GatewayNotFound, discord.ConnectionClosed) as exc:
+        print(NO_NETWORK.format(error=exc), file=sys.stderr)
+        return 2
     return 0
+
+
+async def check_store(database: str) -> None:
+    """Open and close the configured store once. Raises StoreError with what to do when it cannot."""
+    store = open_store(database)
+    await store.open()
+    await store.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

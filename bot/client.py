@@ -9,6 +9,7 @@ import logging
 import time
 from collections.abc import Callable
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -17,7 +18,7 @@ from bot.config import Config
 from bot.edits import EditQueue
 from bot.games import GameService, Played
 from bot.replies import Replier
-from bot.store import Notification, SqliteStore, Store
+from bot.store import Notification, Store, open_store
 from bot.views import DYNAMIC_ITEMS
 
 log = logging.getLogger("escapade")
@@ -41,12 +42,13 @@ class EscapadeBot(commands.Bot):
         )
         self.config = config
         self.clock = clock
-        self.store: Store = store or SqliteStore(config.database)
+        self.store: Store = store or open_store(config.database)
         self.games = GameService(self.store, config, clock)
         self.edits = EditQueue()  # message edits, coalesced per channel within the rate limit
         self.replier = Replier(self)
         self.sync_commands = True
         self._notify_task: asyncio.Task[None] | None = None
+        self.reply_retry_pauses: tuple[float, ...] = (1.0, 3.0)  # seconds before each new try
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, register the buttons, send what fell due while we were down."""
@@ -79,8 +81,33 @@ class EscapadeBot(commands.Bot):
     # -- replies -----------------------------------------------------------------------------------
     async def reply_played(self, interaction: discord.Interaction, played: Played, note: str = "") -> None:
         """Answer an interaction: the turn message is edited, or a new one posted pinging whoever the
-        decision passed to (see :mod:`bot.replies`)."""
-        await self.replier.played(interaction, played, note=note)
+        decision passed to (see :mod:`bot.replies`).
+
+        The command is already stored: a reply Discord fails (a 5xx, a dropped connection) is tried again
+        after a pause; if it still fails, the result is posted in the channel instead, and ReplyFailed
+        tells the player the truth (the move stands) rather than "nothing was changed".
+        """
+        for pause in (*self.reply_retry_pauses, None):
+            try:
+                await self.replier.played(interaction, played, note=note)
+                return
+            except Exception as exc:
+                if not transient(exc):
+                    raise
+                log.warning(
+                    "Reply to interaction %s failed (%s); game %s", interaction.id, exc, played.row.id
+                )
+                if pause is None:
+                    break
+                await asyncio.sleep(pause)
+        posted = False
+        try:
+            await self.replier.played(None, played, note=note, new=True)
+            posted = True
+        except Exception:
+            log.exception("Could not post game %s's result in its channel either", played.row.id)
+        text = played.steps[0].text if played.steps and not played.steps[0].secret else "your command"
+        raise errors.ReplyFailed(text, posted)
 
     async def show_moves(self, interaction: discord.Interaction, seat: str) -> None:
         """Privately, the board with ``seat``'s reachable squares and targets highlighted."""
@@ -189,3 +216,10 @@ class EscapadeBot(commands.Bot):
                 self.replier.close_lobby(row.channel_id)
             if ended is not None and ended.result:
                 await channel.send(f"⌛ Game #{ended.id}: {ended.result['reason']}")
+
+
+def transient(exc: BaseException) -> bool:
+    """True for a failure worth trying again: Discord's 5xx, a rate limit, a dropped connection."""
+    if isinstance(exc, discord.HTTPException):
+        return exc.status >= 500 or exc.status == 429
+    return isinstance(exc, aiohttp.ClientError | asyncio.TimeoutError | ConnectionError)

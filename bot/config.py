@@ -6,7 +6,7 @@ Every setting has a default except ``DISCORD_TOKEN``; see ``.env.example``.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,7 @@ def read_env_file(path: str | Path) -> dict[str, str]:
 class Config:
     """The bot's settings. Durations are in hours."""
 
-    token: str = ""
+    token: str = field(default="", repr=False)  # a secret: never in a repr or a log line
     database: str = "./data/escapade.db"
     dev_guild_id: int | None = None
     log_level: str = "INFO"

@@ -8,15 +8,12 @@ traceback with the game id.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from engine import RuleError
-
-if TYPE_CHECKING:
-    from bot.client import EscapadeBot
 
 log = logging.getLogger("escapade.errors")
 
@@ -31,11 +28,30 @@ class Stale(Refusal):
     """A button or request made for an earlier position of the game."""
 
 
+class ReplyFailed(Exception):
+    """A command was accepted and stored, but Discord kept failing to show the result.
+
+    Never "nothing was changed": the message tells the player the move stands.
+    """
+
+    def __init__(self, command: str, posted: bool) -> None:
+        self.command = command
+        self.posted = posted
+        where = (
+            "The result was posted in the channel instead."
+            if posted
+            else "Use /game board to see the position."
+        )
+        super().__init__(
+            f"Your command `{command}` was played and saved, but Discord failed to show the result. {where}"
+        )
+
+
 def user_message(error: BaseException) -> str | None:
     """The message to show for a refusal, or None when the error is a bug."""
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         error = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-    if isinstance(error, Refusal | RuleError):
+    if isinstance(error, Refusal | RuleError | ReplyFailed):
         return str(error)
     if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
         return str(error) or "You cannot use this command here."
@@ -80,7 +96,7 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
         log.warning("Could not deliver an error message for interaction %s", interaction.id)
 
 
-def install(bot: EscapadeBot) -> None:
+def install(bot: commands.Bot) -> None:
     """Route every application-command error through :func:`report`."""
 
     async def on_app_command_error(

@@ -665,8 +665,9 @@ class GameService:
                 raise Refusal("This was already played; nothing more was changed.")
             if expected_version is not None and row.version != expected_version:
                 raise Stale("This button is out of date: the game has moved on. Nothing was changed.")
-            game = self.load(row)
-            self.forget(row.id)  # readers meanwhile load the stored position; it comes back after the commit
+            # Copy on write: readers (a board, a status, autocomplete) keep the stored position's object,
+            # which is never changed in place; this copy replaces it in the cache only once committed.
+            game = self.load(row).copy()
             if auto:
                 if seat is None:
                     raise ValueError("an automatic command needs its seat")
@@ -678,27 +679,18 @@ class GameService:
                 text = typed if text is not None else None
             before = answering(game)
             seats_before = frozenset(game.seats_to_act())
-            try:
-                secret = is_secret(game, acting)
-                events = game.apply(acting, text if text is not None else game.bot_command(acting))
-                steps = [Step(acting, user_id, game.log[-1].text, events, auto=auto, secret=secret)]
-                steps += bot_steps(game)
-            except BaseException:
-                # A RuleError changes nothing, but anything else may have half-applied: reload next time.
-                self.forget(row.id)
-                raise
-            try:
-                return await self._commit(
-                    row,
-                    game,
-                    steps,
-                    interaction_id=interaction_id,
-                    answering_before=before,
-                    seats_before=seats_before,
-                )
-            except BaseException:
-                self.forget(row.id)
-                raise
+            secret = is_secret(game, acting)
+            events = game.apply(acting, text if text is not None else game.bot_command(acting))
+            steps = [Step(acting, user_id, game.log[-1].text, events, auto=auto, secret=secret)]
+            steps += bot_steps(game)
+            return await self._commit(
+                row,
+                game,
+                steps,
+                interaction_id=interaction_id,
+                answering_before=before,
+                seats_before=seats_before,
+            )
 
     async def legal(self, channel_id: str, user_id: str, seat: str | None = None) -> list[tuple[str, Any]]:
         """(seat, Command) pairs a member may play now, for autocomplete (awaited seats first)."""
@@ -742,8 +734,7 @@ class GameService:
             if not others:
                 outcome = Outcome(frozenset(), f"{names} conceded; nobody is left to play.")
                 return await self._end(row, "finished", outcome.to_data()), None
-            game = self.load(row)
-            self.forget(row.id)
+            game = self.load(row).copy()
             seats = {s: (BOT if s in losers else who) for s, who in row.seats.items()}
             staged = GameRow(**{**row.__dict__, "seats": seats})
             game = Game(

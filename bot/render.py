@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Callable
 from typing import Any
 
-from engine import Game, Scene
+from engine import Game, Hints, Scene
 
 log = logging.getLogger("escapade.render")
 
@@ -52,3 +53,20 @@ async def scene_png(scene: Scene) -> bytes | None:
     if render is None:
         return None
     return await asyncio.to_thread(render, scene)
+
+
+def moves_scene(game: Game, seat: str) -> tuple[Scene, Hints]:
+    """The spectator's board with ``seat``'s active unit's reachable cells and legal targets marked
+    ("Show moves"), and the hints themselves (``hints.unit`` is "" when nothing is active). Blocking:
+    the hints play legal moves on copies of the state."""
+    hints = game.hints(seat)
+    scene = dataclasses.replace(game.scene(None), highlights=hints.reach, targets=hints.targets)
+    return scene, hints
+
+
+async def moves_png(game: Game, seat: str) -> tuple[bytes | None, Hints]:
+    """:func:`moves_scene` drawn, both in a worker thread; the PNG is None when no renderer is installed.
+
+    The game must not change while this runs (callers hold the game's lock, as for any command)."""
+    scene, hints = await asyncio.to_thread(moves_scene, game, seat)
+    return await scene_png(scene), hints

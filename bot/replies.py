@@ -10,7 +10,6 @@ the message it replaces loses its components. Edits go through the channel's :cl
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +32,7 @@ class Living:
     message_id: int
     lines: list[str] = field(default_factory=list)
     image: bool = False
-    seats: frozenset[str] = frozenset()  # the seats its menus were for
+    version: int = 0  # the game version its narration reaches (a retried reply adds nothing twice)
 
 
 @dataclass
@@ -84,10 +83,13 @@ class Replier:
         self.messages = Messages()
 
     # -- turn messages -----------------------------------------------------------------------------
-    async def played(self, interaction: discord.Interaction | None, played: Played, note: str = "") -> None:
+    async def played(
+        self, interaction: discord.Interaction | None, played: Played, note: str = "", *, new: bool = False
+    ) -> None:
         """Show ``played``: edit the channel's turn message, or post a new one (see the module doc).
 
-        ``interaction`` None: nobody asked (a timeout answer); a new message is posted in the channel.
+        ``interaction`` None: nobody asked (a timeout answer, or the reply to an interaction failed), so
+        a new message goes to the channel itself; ``new`` posts one even when an edit would do.
         """
         row = played.row
         channel_id = row.channel_id
@@ -98,9 +100,11 @@ class Replier:
             living = None
         lines = present.step_lines(played)
         mine = [s.text for s in played.steps if s.secret and actor and s.user_id == actor]
-        fresh = bool(played.board or pings or note or living is None or played.outcome is not None)
+        fresh = bool(new or played.board or pings or note or living is None or played.outcome is not None)
         if not fresh and living is not None:
-            living.lines.extend(lines)
+            if living.version != row.version:
+                living.lines.extend(lines)
+                living.version = row.version
             self._edit_turn(channel_id, living, played)
             await self._acknowledge(interaction, played, living, mine)
             return
@@ -112,7 +116,7 @@ class Replier:
         if played.outcome is not None:
             self.messages.turns.pop(channel_id, None)
         elif message_id is not None:
-            self.messages.turns[channel_id] = Living(row.id, message_id, lines, image)
+            self.messages.turns[channel_id] = Living(row.id, message_id, lines, image, row.version)
         if mine and interaction is not None:  # the public message hides a simultaneous choice
             await interaction.followup.send(
                 "Your hidden choice: " + ", ".join(f"`{t}`" for t in mine), ephemeral=True
@@ -231,24 +235,24 @@ class Replier:
         return jump_link(guild_id, channel_id, living.message_id)
 
     async def show_moves(self, interaction: discord.Interaction, seat: str) -> None:
-        """Privately, the board with ``seat``'s reachable squares and targets highlighted."""
-        row = await self.bot.games.require_live(str(interaction.channel_id), playing=True)
+        """Privately, the board with ``seat``'s reachable squares and targets highlighted (drawn under the
+        channel's lock: the hints play moves on copies of the position, which must not change meanwhile)."""
+        channel_id = str(interaction.channel_id)
+        row = await self.bot.games.require_live(channel_id, playing=True)
         if row.seats.get(seat) != str(interaction.user.id):
             raise Refusal(f"Show moves is for {seat}'s player.")
-        game = self.bot.games.load(row)
-        hints = game.hints(seat)
-        scene = dataclasses.replace(game.scene(seat), highlights=hints.reach, targets=hints.targets)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await render.scene_png(scene)
+        async with self.bot.games.lock(channel_id):
+            game = self.bot.games.load(row)
+            png, hints = await render.moves_png(game, seat)
         what = (
             f"{hints.unit}: {len(hints.reach)} squares in reach, {len(hints.targets)} targets."
             if hints.unit
-            else "Nothing to highlight right now; the board as you see it."
+            else "Nothing to highlight right now; the board as it stands."
         )
         if png is None:
-            await interaction.followup.send(
-                f"{what}\n```\n{game.text_board(seat)[:1800]}\n```", ephemeral=True
-            )
+            text = f"{what}\n```\n{game.text_board(seat)[:1800]}\n```"
+            await interaction.followup.send(text, ephemeral=True)
             return
         await interaction.followup.send(what, file=present.board_file(png), ephemeral=True)
 

@@ -25,6 +25,58 @@ class ChannelBusy(Exception):
     """A running game (lobby or playing) already exists in that channel."""
 
 
+class StoreError(Exception):
+    """The store cannot be used as configured (bad location, damaged or newer database).
+
+    The message is one paragraph for the person running the bot: what is wrong and what to do.
+    """
+
+
+SUPPORTED = (
+    "a SQLite file path such as ./data/escapade.db (the default), sqlite:///absolute/path.db, "
+    "or :memory: for a throwaway store"
+)
+
+
+def sqlite_path(database: str) -> str:
+    """The SQLite file ``database`` names (a path, ``sqlite:///path`` or ``:memory:``).
+
+    Raises StoreError for anything else, such as a URL of a database this version does not support.
+    """
+    value = database.strip()
+    if not value:
+        raise StoreError(f"ESCAPADE_DATABASE is empty. Set it to {SUPPORTED}.")
+    if value.startswith("sqlite:///"):
+        value = value.removeprefix("sqlite://")
+    elif value.startswith("sqlite://"):
+        raise StoreError(
+            f"ESCAPADE_DATABASE={database!r} has no file path: write sqlite:///path/to/file.db "
+            "(three slashes, then the path)."
+        )
+    if "://" in value:
+        scheme = value.split("://", 1)[0]
+        raise StoreError(
+            f"ESCAPADE_DATABASE={_redact(database)!r} names a {scheme} database, which this version of "
+            f"Escapade does not support. Supported: {SUPPORTED}."
+        )
+    return value
+
+
+def _redact(url: str) -> str:
+    """A database URL without its password, for messages and logs."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or "@" not in rest:
+        return url
+    credentials, _, host = rest.rpartition("@")
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{host}" if ":" in credentials else url
+
+
+def open_store(database: str) -> Store:
+    """The store ``database`` names (see :func:`sqlite_path`), not yet opened. Raises StoreError."""
+    return SqliteStore(sqlite_path(database))
+
+
 @dataclass
 class GameRow:
     """One game as stored: its channel, seats, status, version and latest snapshot."""
@@ -203,6 +255,21 @@ def _migrations() -> list[tuple[int, str]]:
     return sorted(found)
 
 
+def sql_statements(script: str) -> list[str]:
+    """A migration script split into its statements, in order (comments stay with their statement)."""
+    statements: list[str] = []
+    pending = ""
+    for line in script.splitlines():
+        pending += line + "\n"
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    leftover = [ln for ln in pending.splitlines() if ln.strip() and not ln.strip().startswith("--")]
+    if leftover:
+        raise ValueError(f"unterminated SQL statement in a migration: {leftover[0][:80]}")
+    return statements
+
+
 class SqliteStore(Store):
     """The SQLite store: one aiosqlite connection in WAL mode, writes serialised by a lock."""
 
@@ -219,24 +286,119 @@ class SqliteStore(Store):
         return self._db
 
     async def open(self) -> None:
-        """Connect, set WAL and apply the migrations not applied yet."""
+        """Connect, set WAL and apply the migrations not applied yet, in one write transaction.
+
+        Raises StoreError, with what to do, when the file cannot be opened or created, is not a SQLite
+        database, or was written by a newer version of Escapade (it is left untouched in each case).
+        """
+        try:
+            await self._connect()
+            await self._migrate()
+        except StoreError:
+            await self.close()
+            raise
+        except (OSError, sqlite3.Error) as exc:
+            await self.close()
+            raise StoreError(self._explain(exc)) from exc
+
+    async def _connect(self) -> None:
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            target = Path(self.path)
+            if target.is_dir():
+                raise StoreError(
+                    f"The database path {self.path} is a folder. Set ESCAPADE_DATABASE to a file inside "
+                    f"it, for example {target / 'escapade.db'}."
+                )
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except (FileExistsError, NotADirectoryError) as exc:
+                raise StoreError(
+                    f"Cannot create the folder for the database {self.path}: a part of that path is a "
+                    "file, not a folder. Choose another ESCAPADE_DATABASE, or move that file away."
+                ) from exc
+            except PermissionError as exc:
+                raise StoreError(
+                    f"Cannot create the folder {target.parent} for the database: permission denied. "
+                    "Choose an ESCAPADE_DATABASE in a folder this user may write to."
+                ) from exc
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
         self._db.row_factory = sqlite3.Row
-        await self._db.execute("PRAGMA journal_mode=WAL")
+        # The busy timeout first: another process may be creating the same database right now.
+        await self._db.execute("PRAGMA busy_timeout=10000")
+        await self._set_wal()
         await self._db.execute("PRAGMA synchronous=NORMAL")
         await self._db.execute("PRAGMA foreign_keys=ON")
-        await self._db.execute("PRAGMA busy_timeout=5000")
-        await self._db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)")
-        async with self._db.execute("SELECT version FROM schema_migrations") as cur:
-            done = {r[0] for r in await cur.fetchall()}
-        for version, sql in _migrations():
-            if version in done:
-                continue
-            await self._db.executescript(
-                f"BEGIN;\n{sql}\nINSERT INTO schema_migrations (version) VALUES ({version});\nCOMMIT;"
+
+    async def _set_wal(self) -> None:
+        """Switch to WAL. On a new file another process may be switching at the same moment, and SQLite
+        answers "locked" at once there instead of waiting: try again for up to 10 s."""
+        for attempt in range(200):
+            try:
+                async with self.db.execute("PRAGMA journal_mode=WAL") as cur:
+                    await cur.fetchone()
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == 199:
+                    raise
+                await asyncio.sleep(0.05)
+
+    async def _migrate(self) -> None:
+        """Apply the missing migrations inside one write transaction, so two processes starting on a new
+        database at once never both apply one; refuse a database from a newer version."""
+        db = self.db
+        known = _migrations()
+        newest = known[-1][0] if known else 0
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            await db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)")
+            async with db.execute("SELECT version FROM schema_migrations") as cur:
+                done = {r[0] for r in await cur.fetchall()}
+            unknown = sorted(v for v in done if v > newest)
+            if unknown:
+                raise StoreError(
+                    f"The database {self.path} was written by a newer version of Escapade (schema "
+                    f"{unknown[-1]}; this version knows up to {newest}). Upgrade Escapade, or point "
+                    "ESCAPADE_DATABASE at another file. The database was not changed."
+                )
+            for version, sql in known:
+                if version in done:
+                    continue
+                for statement in sql_statements(sql):
+                    await db.execute(statement)
+                await db.execute("INSERT INTO schema_migrations (version) VALUES (?)", (version,))
+            await db.execute("COMMIT")
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+
+    def _explain(self, exc: BaseException) -> str:
+        """One paragraph for a failure to open the database."""
+        text = str(exc).lower()
+        if isinstance(exc, sqlite3.DatabaseError) and (
+            "not a database" in text or "malformed" in text or "corrupt" in text
+        ):
+            return (
+                f"The file {self.path} is not a readable Escapade database (SQLite says: {exc}). It was "
+                "left untouched. Restore it from a backup, or move it aside and start with a new "
+                "ESCAPADE_DATABASE file."
             )
+        if "readonly" in text or "read-only" in text or isinstance(exc, PermissionError):
+            return (
+                f"The database {self.path} cannot be written (permission denied or a read-only "
+                "folder). Give this user write access to the file and its folder (SQLite also writes "
+                "-wal and -shm files beside it), or choose another ESCAPADE_DATABASE."
+            )
+        if "unable to open" in text:
+            return (
+                f"SQLite cannot open or create {self.path}. Check that its folder exists and that this "
+                "user may write there, or choose another ESCAPADE_DATABASE."
+            )
+        if "locked" in text or "busy" in text:
+            return (
+                f"The database {self.path} is locked by another process. Stop the other Escapade "
+                "process using it, or wait a moment and start again."
+            )
+        return f"The database {self.path} cannot be used: {exc}. Check ESCAPADE_DATABASE."
 
     async def close(self) -> None:
         """Close the connection."""

@@ -1,14 +1,16 @@
 """Hotseat play in a terminal: the same command text as the bot, narration with every die, a text board.
 
 ``./dev play escape --scenario infiltration --bot isc`` (or ``escapade play ...``). Type ``?`` for the legal
-commands, ``board`` to redraw, ``help [topic]`` for rules help, ``quit`` to stop. Reads commands from
-standard input, so a file of commands can be piped in.
+commands (a page at a time: ``?`` again for the next page, ``? move`` for those containing "move"),
+``board`` to redraw, ``help [topic]`` for rules help, ``quit`` to stop. Reads commands from standard
+input, so a file of commands can be piped in.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from collections.abc import Iterable
 from typing import TextIO
 
@@ -25,6 +27,53 @@ def narrate(events: Iterable[Event], out: TextIO) -> bool:
     return show
 
 
+PAGE = 30
+
+
+class Pager:
+    """Pages through the legal commands: each ``?`` shows the next page of the same listing, until the
+    position or the filter changes; every page says how many commands there are and whether more follow."""
+
+    def __init__(self, size: int = PAGE) -> None:
+        self.size = size
+        self.key: tuple[int, str] | None = None
+        self.offset = 0
+
+    def page(self, game: Game, seats: list[str], query: str) -> list[str]:
+        """The next page of ``seats``' legal commands containing ``query`` (all if empty), as lines."""
+        key = (len(game.log), query)
+        if key != self.key:
+            self.key, self.offset = key, 0
+        cmds = [
+            (seat, c)
+            for seat in seats
+            for c in game.legal_commands(seat)
+            if query in c.text or query in c.label.lower()
+        ]
+        rows = [f"  {seat}: {c.text:<32} {c.label}" for seat, c in cmds]
+        if not rows:
+            who = ", ".join(seats) or "nobody here (the game's own players act)"
+            return [f"  No legal command{' contains ' + repr(query) if query else ''} for {who}."]
+        if self.offset >= len(rows):
+            self.offset = 0
+        start, end = self.offset, min(self.offset + self.size, len(rows))
+        self.offset = end
+        out = rows[start:end]
+        if start == 0 and end < len(rows):  # name every kind of command up front, so none is hidden
+            verbs = Counter(c.verb for _seat, c in cmds)
+            out.insert(0, "  Kinds: " + ", ".join(f"{v} ({n})" for v, n in verbs.items()))
+        if end < len(rows):
+            more = "type ? again for the next page" + (
+                f", or '? {query} <more words>'" if query else ", or '? <word>' to narrow"
+            )
+            out.append(f"  ({start + 1}-{end} of {len(rows)} commands; {more}.)")
+        elif start:
+            out.append(f"  ({start + 1}-{end} of {len(rows)} commands: the last page; ? starts again.)")
+        else:
+            out.append(f"  ({len(rows)} command{'s' if len(rows) != 1 else ''}.)")
+        return out
+
+
 def prompt_line(game: Game) -> str:
     """Who must act now, as a prompt."""
     decisions = game.awaiting()
@@ -36,6 +85,7 @@ def prompt_line(game: Game) -> str:
 
 def run(game: Game, inp: TextIO, out: TextIO) -> int:
     """Play ``game`` reading commands from ``inp``; returns an exit status (0 when the game ended)."""
+    pager = Pager()
     print(game.text_board(), file=out)
     if narrate((e for _s, _c, evs in game.play_bots() for e in evs), out):
         print(game.text_board(), file=out)
@@ -59,10 +109,9 @@ def run(game: Game, inp: TextIO, out: TextIO) -> int:
             print(topics.get(topic) or "Topics: " + ", ".join(topics), file=out)
             continue
         seats = sorted(game.seats_to_act() - set(game.bot_seats()))
-        if text in ("?", "legal"):
-            for seat in seats:
-                for c in game.legal_commands(seat)[:60]:
-                    print(f"  {seat}: {c.text:<32} {c.label}", file=out)
+        if text in ("?", "legal") or text.startswith("? "):
+            for line in pager.page(game, seats, text[1:].strip().lower() if text != "legal" else ""):
+                print(line, file=out)
             continue
         seat = seats[0] if seats else ""
         if ":" in text.split()[0]:

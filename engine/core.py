@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-DecisionKind = Literal["activation", "reaction", "simultaneous", "setup"]
+DecisionKind = Literal["activation", "reaction", "simultaneous", "setup", "turn"]
 
 
 @dataclass(frozen=True)

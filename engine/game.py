@@ -218,6 +218,17 @@ class Game:
             fresh.apply(entry.seat, entry.text)
         return fresh
 
+    def copy(self) -> Game:
+        """An independent copy: applying commands to it leaves this game untouched."""
+        return Game(
+            self.ruleset,
+            self.setup_options,
+            self.seed,
+            self.dice,
+            self.ruleset.copy_state(self.state),
+            self.log,
+        )
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.to_json() == other.to_json()
 
@@ -260,11 +271,18 @@ def new_game(
 def load_game(text: str | dict[str, Any]) -> Game:
     """Rebuild a game from :meth:`Game.to_json` output (or its data). Raises SetupError if unreadable."""
     data = canonical.loads(text) if isinstance(text, str) else text
+    schema = data.get("schema", SCHEMA_VERSION) if isinstance(data, dict) else SCHEMA_VERSION
+    if not isinstance(schema, int) or schema > SCHEMA_VERSION:
+        raise SetupError(
+            f"This saved game was written by a newer version of Escapade (game schema {schema}; this "
+            f"version reads up to {SCHEMA_VERSION}). Upgrade Escapade to play it; it was left unchanged."
+        )
     try:
         rs = find_ruleset(data["ruleset"])
-        setup = SetupOptions(
-            scenario=data["scenario"], seats=dict(data["seats"]), options=dict(data["options"])
-        )
+        saved = dict(data["seats"])
+        # Canonical JSON sorts keys: put the seats back in the ruleset's order (the lobby's order).
+        seats = {s: saved.pop(s) for s in rs.seats if s in saved} | saved
+        setup = SetupOptions(scenario=data["scenario"], seats=seats, options=dict(data["options"]))
         state = rs.load_state(data["state"])
         log = [LogEntry(seat, cmd) for seat, cmd in data["log"]]
         return Game(rs, setup, int(data["seed"]), list(data["dice"]), state, log)

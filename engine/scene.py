@@ -53,6 +53,19 @@ class Token:
     ring: str | None = None
     bar: tuple[int, int] | None = None
     small: bool = False  # items and markers are drawn smaller than units
+    facing: int | None = None  # a direction the figure faces: 0 up (n), then clockwise in 45 degree steps
+
+
+@dataclass(frozen=True)
+class Label:
+    """A name written on the board (a room's name), left-aligned from the top-left of ``cell``.
+
+    ``span`` is how many cells to the right the text may use; it is part of the map's static layer.
+    """
+
+    cell: Cell
+    text: str
+    span: int = 1
 
 
 @dataclass(frozen=True)
@@ -90,7 +103,9 @@ class Scene:
     """Everything one board image shows.
 
     ``static_key`` names the map's static layer (floor, walls, labels) so a renderer may cache it; two
-    scenes with the same key must have identical ``tiles``, ``edges`` (static ones) and ``width``/``height``.
+    scenes with the same key must have identical ``tiles``, ``edges`` (static ones), ``labels`` and
+    ``width``/``height``. ``highlights`` (reach) and ``targets`` are drawn distinctly, and the renderer
+    adds their legend entries itself.
     """
 
     grid: GridKind
@@ -104,6 +119,8 @@ class Scene:
     arrows: tuple[Arrow, ...] = ()
     highlights: tuple[Cell, ...] = ()  # squares the active unit can reach ("Show moves")
     targets: tuple[Cell, ...] = ()  # cells holding something the active unit can hit or act on
+    labels: tuple[Label, ...] = ()  # names on the board (static: same for the same ``static_key``)
+    shaded: tuple[Cell, ...] = ()  # cells tinted as the active unit's arc of fire (Escape Path)
     panel: Panel = field(default_factory=lambda: Panel(title=""))
     background: str = "#1e1f24"
     hex_layout: HexLayout = "odd-q"  # hex grids only: flat-topped odd-q or pointy-topped odd-r

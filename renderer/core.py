@@ -12,21 +12,10 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from engine.scene import Arrow, Cell, Edge, Panel, Scene, Token
+from engine.scene import Arrow, Cell, Edge, Scene, Token
 from renderer import theme as T
-from renderer.layout import (
-    CARD_H,
-    GAP,
-    LEGEND_H,
-    LINE_H,
-    PAD,
-    TITLE_H,
-    Layout,
-    TokenSpot,
-    cell_name,
-    column_name,
-    layout,
-)
+from renderer.facing import draw_facings, draw_shaded
+from renderer.layout import Layout, TokenSpot, cell_name, column_name, layout
 from renderer.paint import (
     LEVELS,
     RGB,
@@ -35,7 +24,6 @@ from renderer.paint import (
     Palette,
     blend,
     draw_text,
-    fit,
     glyphs,
     hex_bands,
     pointy_hex_bands,
@@ -44,6 +32,7 @@ from renderer.paint import (
     shape_bands,
     text_width,
 )
+from renderer.panel import PanelBar, PanelSwatch, PanelText
 
 CACHE_SIZE = 32
 SPRITE_CACHE_SIZE = 4096
@@ -97,6 +86,7 @@ def _static(scene: Scene, lay: Layout) -> _Static:
         lay.rows,
         lay.cell,
         lay.gutter,
+        lay.font,
         scene.background,
     )
     with _lock:
@@ -122,6 +112,7 @@ def _build_static(scene: Scene, lay: Layout) -> _Static:
         T.MUTED,
         T.PANEL_RULE,
         T.HIGHLIGHT,
+        T.TARGET,
         T.BAR_BG,
         T.BAR_GOOD,
         T.BAR_MID,
@@ -138,7 +129,7 @@ def _build_static(scene: Scene, lay: Layout) -> _Static:
     for t in scene.tiles:
         loc.check(t.cell, "tile")
         under[t.cell] = rgb(t.fill)
-    mark_size = max(8, round(lay.cell * (0.36 if lay.grid == "square" else 0.5)))
+    mark_size = max(lay.font, round(lay.cell * 0.36))
     if lay.grid == "square":
         for t in scene.tiles:
             x0, y0, x1, y1 = loc.cell_box(t.cell)
@@ -150,8 +141,8 @@ def _build_static(scene: Scene, lay: Layout) -> _Static:
     else:
         pointy = lay.pointy
         bands = pointy_hex_bands(lay.cell, lay.hex_h) if pointy else hex_bands(lay.cell, lay.hex_h)
-        label_size = max(7, round(lay.cell * (0.4 if pointy else 0.36)))
-        mark_small = max(7, round(lay.cell * 0.32))
+        label_size = max(lay.font, round(lay.cell * (0.4 if pointy else 0.36)))
+        mark_small = max(lay.font, round(lay.cell * 0.32))
         for t in scene.tiles:
             fill = under[t.cell]
             x0, y0, _, _ = loc.cell_box(t.cell)
@@ -167,8 +158,16 @@ def _build_static(scene: Scene, lay: Layout) -> _Static:
                 draw_text(im, pal, (cx - lay.cell * 0.75, cy), t.mark, label_size, ink, fill, "mm")
     for e in scene.edges:
         _draw_edge(im, draw, pal, loc, e, under, bg)
+    for lb in scene.labels:
+        loc.check(lb.cell, "label")
+        fill = under.get(lb.cell, bg)
+        x0, y0, _, _ = loc.cell_box(lb.cell)
+        size = max(lay.font, round(lay.cell * 0.3))
+        room = lb.span * (lay.cell if lay.grid == "square" else lay.hex_h) - 6
+        text = lb.text if text_width(lb.text, size) <= room else lb.text.split()[0]
+        draw_text(im, pal, (x0 + 4, y0 + 3), text, size, blend(rgb(T.TEXT), fill, 0.55), fill)
     if lay.grid == "square":
-        ink, size = rgb(T.COORD), max(8, round(lay.gutter * 0.62))
+        ink, size = rgb(T.COORD), lay.font
         ox, oy = loc.origin()
         g, c = lay.gutter, lay.cell
         for col in range(lay.cols):
@@ -240,7 +239,7 @@ def _draw_edge(
         colour = rgb(T.DOOR_CLOSED if style == "door_closed" else T.DOOR_LOCKED)
         _bar(draw, _along(p, q, stub + 0.04), _along(p, q, 1 - stub - 0.04), w + 2, pal.idx(colour))
         if style == "door_locked" and e.label:
-            size = max(8, round(base * 0.36))
+            size = max(lay.font, round(base * 0.36))
             mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
             tw = text_width(e.label, size)
             bx, by = max(tw, size * 0.6) / 2 + 2, size * 0.55 + 1
@@ -261,13 +260,6 @@ def _draw_edge(
 
 
 # -- tokens ------------------------------------------------------------------------------------------
-def _label_size(token: Token, d: int) -> int:
-    k = {1: 0.62, 2: 0.5}.get(len(token.label), 0.38)
-    if token.shape in ("diamond", "hex"):
-        k *= 0.85
-    return max(7, round(d * k))
-
-
 def _draw_token(
     im: Image.Image,
     pal: Palette,
@@ -275,23 +267,23 @@ def _draw_token(
     spot: TokenSpot,
     below: RGB,
     memo: dict[tuple[object, ...], Sprite],
+    text_size: int,
 ) -> None:
     d = spot.d
     # Within one render the palette only grows, so a token drawn alike earlier reuses its sprite as is.
-    seen = (t.shape, d, t.ring, t.fill, t.text_fill, t.label, below)
+    seen = (t.shape, d, t.ring, t.fill, t.text_fill, t.label, below, text_size)
     sprite = memo.get(seen)
     if sprite is None:
-        sprite = memo[seen] = _sprite_for(pal, t, d, below)
+        sprite = memo[seen] = _sprite_for(pal, t, d, below, text_size)
     image, mask, (dx, dy) = sprite
     im.paste(image, (spot.x - d // 2 + dx, spot.y - d // 2 + dy), mask)
 
 
-def _sprite_for(pal: Palette, t: Token, d: int, below: RGB) -> Sprite:
+def _sprite_for(pal: Palette, t: Token, d: int, below: RGB, size: int) -> Sprite:
     """The sprite of token ``t`` at diameter ``d`` over colour ``below``, from the shared cache if drawn before."""
     fill = rgb(t.fill)
     edge = rgb(t.ring) if t.ring else blend((0, 0, 0), fill, 0.55)
     rw = max(2, round(d * 0.11)) if t.ring else max(1, round(d / 20))
-    size = _label_size(t, d) if t.label else 0
     ink = rgb(t.text_fill)
     outer, inner = shape_bands(t.shape, d, 0.0), shape_bands(t.shape, d, float(rw))
     g = glyphs(t.label, size) if t.label else None
@@ -420,91 +412,58 @@ def _draw_arrow(draw: ImageDraw.ImageDraw, pal: Palette, lay: Layout, a: Arrow, 
 
 
 def _draw_highlight(draw: ImageDraw.ImageDraw, pal: Palette, lay: Layout, cell: Cell) -> None:
+    """A reachable cell: a lime outline inset in the cell."""
     lay.check(cell, "highlight")
     ink = pal.idx(rgb(T.HIGHLIGHT))
+    w = max(2, round(lay.base * 0.08))
     if lay.grid == "square":
         x0, y0, x1, y1 = lay.cell_box(cell)
-        draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=ink, width=2)
+        draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=ink, width=w)
     else:
         x, y = lay.cell_centre(cell)
         pts = [(x + (px - x) * 0.88, y + (py - y) * 0.88) for px, py in lay.cell_polygon(cell)]
-        draw.polygon(pts, outline=ink, width=2)
+        draw.polygon(pts, outline=ink, width=w)
+
+
+def _draw_target(draw: ImageDraw.ImageDraw, pal: Palette, lay: Layout, cell: Cell) -> None:
+    """A legal target: a magenta ring with four cross-hair ticks, unlike a reach outline in shape too."""
+    lay.check(cell, "target")
+    ink = pal.idx(rgb(T.TARGET))
+    x, y = lay.cell_centre(cell)
+    w = max(2, round(lay.base * 0.08))
+    r = lay.base * 0.46
+    draw.ellipse((x - r, y - r, x + r, y + r), outline=ink, width=w)
+    t = lay.base * 0.16
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        draw.line(((x + dx * (r - t), y + dy * (r - t)), (x + dx * (r + t * 0.6), y + dy * (r + t * 0.6))),
+                  fill=ink, width=w)  # fmt: skip
 
 
 # -- panel -------------------------------------------------------------------------------------------
-def _draw_panel(im: Image.Image, draw: ImageDraw.ImageDraw, pal: Palette, lay: Layout, panel: Panel) -> None:
-    f = lay.scale
+def _draw_panel(im: Image.Image, draw: ImageDraw.ImageDraw, pal: Palette, lay: Layout) -> None:
+    if not lay.panel.items:
+        return
     bg = rgb(T.PANEL_BG)
-    text, muted = rgb(T.TEXT), rgb(T.MUTED)
-    x0 = lay.panel_x
-    draw.rectangle((x0, 0, lay.width - 1, lay.height - 1), fill=pal.idx(bg))
-    draw.rectangle((x0, 0, x0 + max(1, round(2 * f)) - 1, lay.height - 1), fill=pal.idx(rgb(T.PANEL_RULE)))
-    pad = round(PAD * f)
-    left, right = x0 + pad + round(4 * f), lay.width - pad
-    avail = right - left
-    y = float(pad)
-    size_title, size_line, size_name, size_detail = (max(7, round(v * f)) for v in (21, 16, 16, 14))
-    draw_text(im, pal, (left, y), fit(panel.title, size_title, avail), size_title, text, bg)
-    y += TITLE_H * f
-    for line in panel.lines:
-        draw_text(im, pal, (left, y), fit(line, size_line, avail), size_line, rgb("#d3d7df"), bg)
-        y += LINE_H * f
-    if panel.units:
-        y += GAP * f
-        sw = max(6, round(12 * f))
-        bar_w, bar_h = round(64 * f), max(4, round(8 * f))
-        num_w = round(36 * f)
-        name_x = left + sw + round(7 * f)
-        for u in panel.units:
-            fade = 0.42 if u.dim else 1.0
-            ink_name = blend(text, bg, fade)
-            ink_detail = blend(muted, bg, fade)
-            side = blend(rgb(u.colour), bg, fade)
-            row_mid = y + 9 * f
-            sx, sy = left, round(row_mid - sw / 2)
-            put_bands(im, pal, (sx, sy), shape_bands("circle", sw, 0.0), side, bg)
-            name_room = avail - sw - round(7 * f)
-            if u.life is not None:
-                bx1 = right - num_w
-                bx0 = bx1 - bar_w
-                by0 = round(row_mid - bar_h / 2)
-                _draw_bar(draw, pal, (bx0, by0, bx1, by0 + bar_h), u.life, fade, bg)
-                draw_text(
-                    im, pal, (right, y + 1 * f), f"{u.life[0]}/{u.life[1]}", size_detail, ink_detail, bg, "ra"
+    draw.rectangle((0, lay.panel_y, lay.width - 1, lay.height - 1), fill=pal.idx(bg))
+    rule = max(1, round(lay.font / 9))
+    draw.rectangle((0, lay.panel_y, lay.width - 1, lay.panel_y + rule - 1), fill=pal.idx(rgb(T.PANEL_RULE)))
+    inks = {"title": rgb(T.TEXT), "line": rgb("#d3d7df"), "name": rgb(T.TEXT), "detail": rgb(T.MUTED),
+            "legend": rgb(T.MUTED)}  # fmt: skip
+    for item in lay.panel.items:
+        fade = 0.42 if item.dim else 1.0
+        if isinstance(item, PanelText):
+            ink = blend(inks[item.role], bg, fade)
+            draw_text(im, pal, (item.x, item.y), item.text, item.size, ink, bg, item.anchor)
+        elif isinstance(item, PanelSwatch):
+            colour = blend(rgb(item.colour), bg, fade)
+            if item.shape == "circle":
+                put_bands(im, pal, (item.x, item.y), shape_bands("circle", item.d, 0.0), colour, bg)
+            else:
+                draw.rectangle(
+                    (item.x, item.y, item.x + item.d - 1, item.y + item.d - 1), fill=pal.idx(colour)
                 )
-                name_room = bx0 - round(6 * f) - name_x
-            draw_text(im, pal, (name_x, y), fit(u.name, size_name, name_room), size_name, ink_name, bg)
-            if u.detail:
-                draw_text(
-                    im,
-                    pal,
-                    (name_x, y + 20 * f),
-                    fit(u.detail, size_detail, right - name_x),
-                    size_detail,
-                    ink_detail,
-                    bg,
-                )
-            y += CARD_H * f
-    if panel.legend:
-        y += GAP * f
-        col_w = avail // 2
-        sq = max(6, round(12 * f))
-        for i, (colour, meaning) in enumerate(panel.legend):
-            lx = left + (i % 2) * col_w
-            ly = y + (i // 2) * LEGEND_H * f
-            swatch = rgb(colour)
-            top = round(ly + 3 * f)
-            draw.rectangle((lx, top, lx + sq - 1, top + sq - 1), fill=pal.idx(swatch))
-            tx = lx + sq + round(6 * f)
-            draw_text(
-                im,
-                pal,
-                (tx, ly),
-                fit(meaning, size_detail, col_w - sq - round(10 * f)),
-                size_detail,
-                muted,
-                bg,
-            )
+        elif isinstance(item, PanelBar):
+            _draw_bar(draw, pal, item.box, item.life, fade, bg)
 
 
 # -- entry points ------------------------------------------------------------------------------------
@@ -517,6 +476,7 @@ def _prime(pal: Palette, scene: Scene) -> None:
     names += [a.colour for a in scene.arrows]
     names += [u.colour for u in scene.panel.units]
     names += [c for c, _ in scene.panel.legend]
+    names += [T.TARGET]
     for n in names:
         pal.idx(rgb(n))
 
@@ -534,6 +494,7 @@ def render_image(scene: Scene, *, highlights: Iterable[Cell] = (), size: int | N
     under = static.under
     for e in scene.dynamic_edges:
         _draw_edge(im, draw, pal, lay, e, under, bg)
+    draw_shaded(draw, pal, lay, scene.shaded, under, bg)
     for c in (*scene.highlights, *highlights):
         _draw_highlight(draw, pal, lay, c)
     occupied = {t.cell for t in scene.tokens}
@@ -542,14 +503,20 @@ def render_image(scene: Scene, *, highlights: Iterable[Cell] = (), size: int | N
             _draw_arrow(draw, pal, lay, a, occupied)
     spots = lay.token_spots()
     memo: dict[tuple[object, ...], Sprite] = {}
-    for t, spot in zip(scene.tokens, spots, strict=True):
-        _draw_token(im, pal, t, spot, under.get(t.cell, bg), memo)
+    # Units first, then the small items and markers that may sit over their lower edge.
+    order = sorted(range(len(scene.tokens)), key=lambda i: scene.tokens[i].small)
+    for i in order:
+        t, spot = scene.tokens[i], spots[i]
+        _draw_token(im, pal, t, spot, under.get(t.cell, bg), memo, lay.label_size(t, spot.d))
         if t.bar is not None and spot.bar is not None:
             _draw_bar(draw, pal, spot.bar, t.bar)
+    for c in scene.targets:
+        _draw_target(draw, pal, lay, c)
+    draw_facings(draw, pal, scene.tokens, spots)
     for a in scene.arrows:
         if a.kind == "attack":
             _draw_arrow(draw, pal, lay, a, occupied)
-    _draw_panel(im, draw, pal, lay, scene.panel)
+    _draw_panel(im, draw, pal, lay)
     im.putpalette(pal.flat())
     return im
 
@@ -558,8 +525,8 @@ def render(scene: Scene, *, highlights: Iterable[Cell] = (), size: int | None = 
     """Draw ``scene`` as a palette PNG and return its bytes.
 
     ``highlights`` are extra cells outlined on top of ``scene.highlights``; ``size`` is the target width
-    in pixels (None: the natural size, about 950 px for a 20x20 board); the height follows the natural
-    aspect, always wider than tall. The static layer is cached per ``scene.static_key``.
+    in pixels (None: the natural size, about 800 px, the board across the full width and the panel under
+    it; never exactly square). The static layer is cached per ``scene.static_key``.
 
     Raises ValueError if the scene is malformed (unknown grid, a cell off the board, an edge between
     cells that do not share a side, an unreadable colour) or ``size`` is outside 200..4000 px.

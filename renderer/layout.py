@@ -6,18 +6,18 @@ import math
 from dataclasses import dataclass, field
 
 from engine.scene import Cell, Scene, Token
+from renderer.paint import text_width
+from renderer.panel import PanelPlan, legend_entries, plan_panel
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
-# Panel proportions at scale 1.0 (pixels).
-PANEL_W = 330
-PAD = 12
-TITLE_H = 30
-LINE_H = 21
-CARD_H = 42
-LEGEND_H = 20
-GAP = 8
-MIN_ASPECT = 1.2  # the natural image is at least this much wider than tall
+# The image is designed to be shown about DISPLAY px wide (a phone): its natural width is about twice
+# that, and no text is drawn smaller than MIN_DISPLAY_FONT px at that display width.
+DISPLAY = 400
+NATURAL_W = 800
+MIN_DISPLAY_FONT = 9
+MIN_W = 480  # narrow boards are centred on at least this width, so the panel under them stays readable
+MAX_CELL = 64
 MIN_SIZE, MAX_SIZE = 200, 4000
 
 
@@ -54,7 +54,8 @@ class Layout:
     hex's size across its flat sides: its height when flat-topped (``hex_layout`` ``odd-q``), its width
     when pointy-topped (``odd-r``); both are even so neighbouring tiles share exact corners.
     The board area (with its coordinate gutters) is at ``board_x, board_y`` and is ``board_w`` x
-    ``board_h``; the side panel spans ``panel_x`` .. ``width``.
+    ``board_h``, using the image's full width; the panel spans ``panel_y`` .. ``height`` under it.
+    ``font`` is the smallest text size drawn (``MIN_DISPLAY_FONT`` px once shown ``DISPLAY`` px wide).
     """
 
     grid: str
@@ -68,10 +69,12 @@ class Layout:
     board_y: int
     board_w: int
     board_h: int
-    panel_x: int
+    panel_y: int
     width: int
     height: int
+    font: int
     hex_layout: str = "odd-q"
+    panel: PanelPlan = field(default=PanelPlan(0, ()), repr=False)
     tokens: tuple[Token, ...] = field(default=(), repr=False)
     marked: frozenset[Cell] = field(default=frozenset(), repr=False)  # tiles carrying a mark
 
@@ -152,9 +155,9 @@ class Layout:
         x, y = (x0 + x1) // 2, (y0 + y1) // 2
         if self.pointy:
             # Pointy tiles keep their name at the top and their mark (if any) at the bottom.
-            w = round(self.hex_h * 0.38)
-            bottom = y + round(self.cell * (0.4 if cell in self.marked else 0.62))
-            return x - w, y - round(self.cell * 0.32), x + w, bottom
+            w = round(self.hex_h * 0.4)
+            bottom = y + round(self.cell * (0.44 if cell in self.marked else 0.62))
+            return x - w, y - round(self.cell * 0.4), x + w, bottom
         w = round(self.cell * 0.62)
         return x - w, y - round(self.hex_h * 0.24), x + w, y1 - 1
 
@@ -163,55 +166,110 @@ class Layout:
         """Where each of the scene's tokens is drawn, in ``scene.tokens`` order.
 
         Tokens sharing a cell are laid out side by side (2 across, then a 2x2 or larger grid) so none
-        hides another. Raises ValueError if a token is off the board.
+        hides another; where units share a cell with small tokens (items, markers), the units stay large
+        and the small ones sit in rows along the cell's bottom (drawn over them). A labelled token is
+        never smaller than its label at :attr:`font`. Raises ValueError if a token is off the board.
         """
         groups: dict[Cell, list[int]] = {}
         for i, t in enumerate(self.tokens):
             self.check(t.cell, f"token {t.label!r}")
             groups.setdefault(t.cell, []).append(i)
-        spots: list[TokenSpot | None] = [None] * len(self.tokens)
-        base = self.cell if self.grid == "square" else self.hex_h
-        bar_h = max(4, round(base * 0.15))
+        spots: dict[int, TokenSpot] = {}
         for cell, members in groups.items():
-            rx0, ry0, rx1, ry1 = self.slot_area(cell)
-            n = len(members)
-            across = 1 if n == 1 else 2 if n <= 4 else math.ceil(math.sqrt(n))
-            down = math.ceil(n / across)
-            sw, sh = (rx1 - rx0) / across, (ry1 - ry0) / down
-            for k, i in enumerate(members):
-                t = self.tokens[i]
-                sx, sy = rx0 + (k % across) * sw, ry0 + (k // across) * sh
-                natural = base * (0.5 if t.small else 0.78)
-                room = bar_h - 2 if t.bar else 0
-                d = max(6, int(min(natural, sw - 2, sh - room - 2)))
-                cx = round(sx + sw / 2)
-                cy = round(sy + (sh - room) / 2)
-                bar = None
-                if t.bar:
-                    bw = max(d, min(int(sw) - 2, d + 4))
-                    top = cy + (d + 1) // 2 - 2
-                    bar = (cx - bw // 2, top, cx - bw // 2 + bw, top + bar_h)
-                spots[i] = TokenSpot(cx, cy, d, bar)
-        return tuple(s for s in spots if s is not None)
+            x0, y0, x1, y1 = self.slot_area(cell)
+            big = [i for i in members if not self.tokens[i].small]
+            small = [i for i in members if self.tokens[i].small]
+            if big and small:
+                # Units stay large; items and markers sit in rows along the bottom, drawn over them.
+                sd = max(self.min_token(small), round(self.base * 0.4))
+                across = max(1, int((x1 - x0) // sd))
+                strip = min(y1 - y0, math.ceil(len(small) / across) * sd)
+                self._place(big, (x0, y0, x1, max(y0 + sd, y1 - round(strip * 0.6))), spots)
+                self._place(small, (x0, y1 - strip, x1, y1), spots)
+            else:
+                self._place(members, (x0, y0, x1, y1), spots)
+        return tuple(spots[i] for i in range(len(self.tokens)))
+
+    @property
+    def base(self) -> int:
+        """A cell's size across: a square's side, a hex's flat-to-flat size."""
+        return self.cell if self.grid == "square" else self.hex_h
+
+    def label_size(self, token: Token, d: int) -> int:
+        """The text size of ``token``'s label on a ``d`` px token (never under :attr:`font`)."""
+        k = {1: 0.62, 2: 0.5}.get(len(token.label), 0.38)
+        if token.shape in ("diamond", "hex"):
+            k *= 0.85
+        return max(self.font, round(d * k))
+
+    def min_token(self, members: list[int]) -> int:
+        """The smallest diameter at which the labels of these tokens fit inside them."""
+        need = 6
+        for i in members:
+            t = self.tokens[i]
+            if t.label:
+                inner = 0.72 if t.shape in ("diamond", "hex") else 0.86
+                need = max(need, math.ceil(text_width(t.label, self.label_size(t, 0)) / inner) + 2)
+        return need
+
+    def _place(
+        self, members: list[int], area: tuple[int, int, int, int], spots: dict[int, TokenSpot]
+    ) -> None:
+        """Lay ``members`` out side by side in ``area`` (2 across, then a 2x2 or larger grid)."""
+        rx0, ry0, rx1, ry1 = area
+        base = self.base
+        bar_h = max(4, round(base * 0.15))
+        n = len(members)
+        across = 1 if n == 1 else 2 if n <= 4 else math.ceil(math.sqrt(n))
+        if all(self.tokens[i].small for i in members):
+            across = max(across, min(n, int((rx1 - rx0) // max(1, self.min_token(members)))))
+        down = math.ceil(n / across)
+        sw, sh = (rx1 - rx0) / across, (ry1 - ry0) / down
+        for k, i in enumerate(members):
+            t = self.tokens[i]
+            sx, sy = rx0 + (k % across) * sw, ry0 + (k // across) * sh
+            small_k = 0.6 if self.grid == "square" else 0.42
+            natural = base * (small_k if t.small else 0.8) * (1.15 if t.shape == "diamond" else 1.0)
+            room = bar_h - 2 if t.bar else 0
+            d = max(6, int(min(natural, sw - 2, sh - room - 2)))
+            if self.grid == "hex" and n == 1 and not t.small:
+                d = max(
+                    d, int(min(natural, self.cell * 0.9))
+                )  # a lone unit may overlap the hex's labels a little
+            if t.label:
+                d = max(d, min(self.min_token([i]), int(base * 0.9)))
+            cx = round(sx + sw / 2)
+            cy = round(sy + (sh - room) / 2)
+            bar = None
+            if t.bar:
+                bw = max(d, min(int(sw) - 2, d + 4))
+                top = cy + (d + 1) // 2 - 2
+                bar = (cx - bw // 2, top, cx - bw // 2 + bw, top + bar_h)
+            spots[i] = TokenSpot(cx, cy, d, bar)
 
 
-def _panel_height(scene: Scene, f: float) -> int:
-    p = scene.panel
-    h = PAD * 2 + TITLE_H + LINE_H * len(p.lines)
-    if p.units:
-        h += GAP + CARD_H * len(p.units)
-    if p.legend:
-        h += GAP + LEGEND_H * math.ceil(len(p.legend) / 2)
-    return round(h * f)
+def font_size(width: int) -> int:
+    """The smallest text size (px) on an image ``width`` px wide: ``MIN_DISPLAY_FONT`` px once shown
+    ``DISPLAY`` px wide, and never under that on an image narrower than ``DISPLAY``."""
+    return max(MIN_DISPLAY_FONT if width <= DISPLAY else 0, math.ceil(MIN_DISPLAY_FONT * width / DISPLAY))
+
+
+def _gutter(scene: Scene, font: int) -> int:
+    """Square grids carry coordinates in a gutter wide enough for a two-digit row at ``font``."""
+    if scene.grid == "square":
+        return math.ceil(max(text_width(str(scene.height), font), font) * 1.3) + 2
+    return max(4, round(font * 0.6))
 
 
 def natural_cell(scene: Scene) -> int:
-    """The cell size (square side or hex radius) used at natural size for this board."""
+    """The cell size (square side or hex corner radius) at natural size: the board fills ``NATURAL_W``."""
+    room = NATURAL_W - 2 * _gutter(scene, font_size(NATURAL_W)) - 1
     if scene.grid == "square":
-        return max(24, min(48, round(600 / max(scene.width, scene.height))))
+        return max(16, min(MAX_CELL, room // scene.width))
     if scene.hex_layout == "odd-r":
-        return max(14, min(40, int(620 / (math.sqrt(3) * (scene.width + 0.5))) // 2 * 2))
-    return max(14, min(40, int(620 / (1.5 * scene.width + 0.5)) // 2 * 2))
+        across = room / (scene.width + (0.5 if scene.height > 1 else 0))
+        return max(8, min(MAX_CELL, int(across / math.sqrt(3)) // 2 * 2))
+    return max(8, min(MAX_CELL, int(room / (1.5 * scene.width + 0.5)) // 2 * 2))
 
 
 def _build(scene: Scene, f: float, width: int | None) -> Layout:
@@ -223,30 +281,33 @@ def _build(scene: Scene, f: float, width: int | None) -> Layout:
         raise ValueError(f"board size {scene.width}x{scene.height} is not between 1x1 and 100x100")
     cols, rows = scene.width, scene.height
     nat = natural_cell(scene)
+    gutter = max(4, round(_gutter(scene, font_size(NATURAL_W)) * f))
     if scene.grid == "square":
-        cell = max(8, round(nat * f))
+        cell = max(8, int(nat * f))  # rounded down, so a scaled board never outgrows the width asked for
         hex_h = cell
-        gutter = max(10, round(20 * f))
         bw, bh = cols * cell + 2 * gutter + 1, rows * cell + 2 * gutter + 1
     elif scene.hex_layout == "odd-r":
-        cell = max(8, round(nat * f / 2) * 2)
+        cell = max(8, int(nat * f / 2) * 2)
         hex_h = max(6, round(math.sqrt(3) * cell / 2) * 2)
-        gutter = max(4, round(10 * f))
         bw = cols * hex_h + (hex_h // 2 if rows > 1 else 0) + 2 * gutter + 1
         bh = 2 * cell + (rows - 1) * (3 * cell // 2) + 2 * gutter + 1
     else:
-        cell = max(8, round(nat * f / 2) * 2)
+        cell = max(8, int(nat * f / 2) * 2)
         hex_h = max(6, round(math.sqrt(3) * cell / 2) * 2)
-        gutter = max(4, round(10 * f))
         bw = 2 * cell + (cols - 1) * (3 * cell // 2) + 2 * gutter + 1
         bh = rows * hex_h + (hex_h // 2 if cols > 1 else 0) + 2 * gutter + 1
-    height = max(bh, _panel_height(scene, f))
     if width is None:
-        width = max(bw + round(PANEL_W * f), math.ceil(height * MIN_ASPECT))
+        width = max(bw, MIN_W)
+    font = font_size(width)
+    legend = legend_entries(scene.panel, bool(scene.highlights), bool(scene.targets))
+    panel = plan_panel(scene.panel, width, bh, font, legend)
+    height = bh + panel.height
+    if height == width:  # never exactly square: some clients crop square images
+        height += 1
     return Layout(
         grid=scene.grid, cols=cols, rows=rows, scale=f, cell=cell, hex_h=hex_h, gutter=gutter,
-        board_x=0, board_y=(height - bh) // 2, board_w=bw, board_h=bh, panel_x=bw,
-        width=width, height=height, hex_layout=scene.hex_layout, tokens=scene.tokens,
+        board_x=max(0, (width - bw) // 2), board_y=0, board_w=bw, board_h=bh, panel_y=bh,
+        width=width, height=height, font=font, hex_layout=scene.hex_layout, panel=panel, tokens=scene.tokens,
         marked=frozenset(t.cell for t in scene.tiles if t.mark),
     )  # fmt: skip
 

@@ -168,18 +168,37 @@ def glyphs(text: str, size: int) -> Glyphs:
     return Glyphs(bands_of(mask), x0, y0, w, h, advance)
 
 
+@lru_cache(maxsize=8192)
 def text_width(text: str, size: int) -> int:
-    """The advance width of ``text`` at ``size`` px."""
-    return glyphs(text, size).advance
+    """The advance width of ``text`` at ``size`` px (measured, not drawn)."""
+    with _font_lock:
+        return round(font(size).getlength(spell(text)))
 
 
-def fit(text: str, size: int, width: int) -> str:
-    """``text``, shortened with an ellipsis if needed to fit in ``width`` px."""
-    if text_width(text, size) <= width:
-        return text
-    while text and text_width(text + "…", size) > width:
-        text = text[:-1]
-    return text + "…" if text else ""
+def wrap(text: str, size: int, width: int) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` px at ``size`` px, only between words.
+
+    A single word wider than a whole line is split with a hyphen (never silently cut). Never raises.
+    """
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if text_width(trial, size) <= width:
+            line = trial
+            continue
+        if line:
+            lines.append(line)
+        while text_width(word, size) > width and len(word) > 1:
+            cut = len(word) - 1
+            while cut > 1 and text_width(word[:cut] + "-", size) > width:
+                cut -= 1
+            lines.append(word[:cut] + "-")
+            word = word[cut:]
+        line = word
+    if line:
+        lines.append(line)
+    return lines
 
 
 def draw_text(
@@ -209,7 +228,22 @@ def draw_text(
         px, py = x - g.advance + g.dx, y + g.dy
     else:
         px, py = x + g.dx, y + g.dy
-    put_bands(im, pal, (round(px), round(py)), g.bands, fg, bg)
+    idx = tuple(-1 if b is None else pal.blend_idx(fg, bg, lv) for lv, b in zip(LEVELS, g.bands, strict=True))
+    image, mask = _text_sprite(text, size, idx)
+    im.paste(image, (round(px), round(py)), mask)
+
+
+@lru_cache(maxsize=4096)
+def _text_sprite(text: str, size: int, idx: tuple[int, ...]) -> tuple[Image.Image, Image.Image]:
+    """``text``'s bands merged into one palette-index image and one mask: a single paste per line."""
+    g = glyphs(text, size)
+    image = Image.new("P", (g.w, g.h), 0)
+    mask = Image.new("1", (g.w, g.h), 0)
+    for band, colour in zip(g.bands, idx, strict=True):
+        if band is not None:
+            image.paste(colour, (0, 0), band)
+            mask.paste(1, (0, 0), band)
+    return image, mask
 
 
 # -- shapes ------------------------------------------------------------------------------------------

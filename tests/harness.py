@@ -155,6 +155,10 @@ class Harness:
         self._token_to_interaction: dict[str, int] = {}
         self._interaction_channel: dict[int, int | None] = {}
         self._interaction_message: dict[int, int] = {}  # component interaction -> its message
+        # Fault injection: seconds every captured call waits (network latency), and a rule that makes a
+        # call fail: given (kind, method, path) it returns an HTTP status to raise, or None to answer.
+        self.latency = 0.0
+        self.fail: Callable[[str, str, str], int | None] | None = None
 
     async def _edit_sleep(self, seconds: float) -> None:
         self.edit_time += seconds
@@ -347,8 +351,20 @@ class Harness:
         reply.at = time.perf_counter()
         self.replies.append(reply)
 
+    async def _fault(self, kind: str, method: str, path: str) -> None:
+        """Wait out the injected latency, then raise the injected failure for this call, if any."""
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        status = self.fail(kind, method, path) if self.fail is not None else None
+        if status is not None:
+            response = _FakeResponse(status)
+            if status >= 500:
+                raise discord.DiscordServerError(response, {"message": "injected", "code": 0})  # type: ignore[arg-type]
+            raise discord.HTTPException(response, {"message": "injected", "code": 0})  # type: ignore[arg-type]
+
     async def _http_request(self, route: Any, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
         """Stands in for ``bot.http.request``: records bot-token REST calls and answers them."""
+        await self._fault("rest", route.method, route.path)
         data = _decode(kwargs.get("json"), form)
         blobs = _read_files(files)
         path = route.path
@@ -668,7 +684,17 @@ class _CaptureAdapter(AsyncWebhookAdapter):
         **kwargs: Any,
     ) -> Any:
         harness = _BY_TOKEN.get(str(getattr(route, "webhook_token", "")), self.harness)
+        kind = "callback" if route.path.endswith("/callback") else "webhook"
+        await harness._fault(kind, route.method, route.path)
         return harness._webhook(route, payload, multipart, files)
+
+
+@dataclass
+class _FakeResponse:
+    """What discord.py's HTTPException reads from a response: its status and reason."""
+
+    status: int
+    reason: str = "injected failure"
 
 
 # -- helpers shared by the bot tests -----------------------------------------------------------------

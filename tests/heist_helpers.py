@@ -77,3 +77,16 @@ def indoor_path(st: HeistState, start: str, length: int) -> list[str]:
 
 def put(st: HeistState, tile: str, kind: str, active: bool = True) -> None:
     st.tiles[tile].chits.append(Chit(kind, active))
+
+
+def started(heist: str = "the_inclusion_job", *, dice: list[int] | None = None,
+            seats: dict[str, str | None] | None = None, pos: dict[str, str] | None = None,
+            plans: dict[str, list[str]] | None = None) -> tuple[Game, HeistState]:  # fmt: skip
+    """A heist past planning on a quiet board (see :func:`clear_board`), round 1 rolled with ``dice``."""
+    game = game_for(heist, seats or SEATS3, dice=dice or [3, 3, 3, 3])
+    st = state(game)
+    clear_board(st)
+    outs = sorted(R.exits(st))
+    positions = pos or {s: outs[i % len(outs)] for i, s in enumerate(st.seats)}
+    skip_planning(game, positions, plans)
+    return game, st

@@ -298,7 +298,7 @@ async def test_board_images_are_valid_pngs(harness: Harness) -> None:
         assert name == "board.png"
         size = png_size(blob)
         assert size == expected_size(row, board_version(reply))
-        assert size[0] > size[1]  # wider than tall, for phones
+        assert size[0] != size[1]  # never exactly square (some phone clients crop those)
     again = await h.slash("game board", user=CAROL)
     assert again.files and png_size(again.files[0][1]) == expected_size(row)
 

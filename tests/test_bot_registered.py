@@ -55,7 +55,7 @@ async def test_whole_game_through_the_bot(harness: Harness, ruleset_id: str) -> 
     for reply in h.replies:
         for _name, blob in reply.files:
             width, height = png_size(blob)
-            assert width > height  # wider than tall, for phones
+            assert width != height  # never exactly square (some phone clients crop those)
 
     if rs.campaign_scope in ("player", "server"):
         records = await h.bot.store.campaign_records(str(GUILD), rs.id)

@@ -106,7 +106,8 @@ async def tap_once(h: Harness, members: dict[str, int], rng: random.Random) -> N
 
 
 @pytest.mark.parametrize(
-    ("ruleset_id", "scenario"), [("escape", "evasion"), ("skirm", "seize"), ("heist", None)]
+    ("ruleset_id", "scenario"),
+    [("escape", "evasion"), ("skirm", "seize"), ("heist", None), ("escapepath", None), ("cardcombat", None)],
 )
 async def test_whole_game_with_taps_only(harness: Harness, ruleset_id: str, scenario: str | None) -> None:
     h = harness

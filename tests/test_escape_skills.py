@@ -38,14 +38,23 @@ def test_skill_seasoned_veteran_rerolls_a_combat_roll_once_per_turn():
 
 def test_skill_seasoned_veteran_sees_the_dodge_die_before_choosing_to_reroll():
     # Opposed roll: Mira's attack die (1) and Mamushi's dodge die (6) are both down before she is asked.
-    game = arena({"mira": "i3", "mamushi": "j3"}, dice=[1, 6, 6])
+    game = arena({"mira": "i3", "mamushi": "j3"}, dice=[1, 3, 6])
     st = state(game)
     game.apply("resistance", "attack mira mamushi")
     game.apply("isc", "dodge")
     assert game.awaiting()[0].seats == {"resistance"} and st.rng.script == [6]
-    assert "rolled a 1" in game.awaiting()[0].prompt
-    text = said(game.apply("resistance", "reroll"))  # 6+2 vs 6+2: still nothing
-    assert "6+2 vs 6+2 (dodge) → 0, no damage" in text
+    assert "rolled a 1" in game.awaiting()[0].prompt  # 1+2 against the dodge's 3+2
+    text = said(game.apply("resistance", "reroll"))
+    assert "6+2 vs 3+2 (dodge) → 3 damage" in text
+
+
+def test_skill_seasoned_veteran_is_not_offered_a_re_roll_that_cannot_change_anything():
+    # Ruling 6: against a dodge of 6+2, even a re-rolled 6 (6+2) deals no damage: nobody is asked.
+    game = arena({"mira": "i3", "mamushi": "j3"}, dice=[1, 6])
+    st = state(game)
+    game.apply("resistance", "attack mira mamushi")
+    text = said(game.apply("isc", "dodge"))
+    assert "1+2 vs 6+2 (dodge) → -5, no damage" in text and not st.units["mira"].veteran_used
 
 
 def test_skill_seasoned_veteran_rerolls_a_dodge_but_not_a_hack():
@@ -103,6 +112,15 @@ def test_skill_attraction_fails_below_the_target_s_int_and_needs_a_line_of_sight
     st.rng.script = [1]
     text = said(game.apply("isc", "hack kitsune jimmy"))  # 1+2 = 3 vs Int 2: success
     assert "success" in text
+    # The hack's difficulty is the target's Int: with Kitsune's Int cut to 0 (a penalty; one extra action
+    # left to hack with), a 1 falls short of Jimmy's 2 and nobody moves.
+    game = arena({"kitsune": "h2", "jimmy": "j2"}, side="isc", dice=[1])
+    st = state(game)
+    st.units["jimmy"].used[INT] = 2
+    st.units["kitsune"].mods[INT] = -2
+    st.units["kitsune"].bonus[INT] = 1
+    text = said(game.apply("isc", "hack kitsune jimmy"))
+    assert "1+0 vs Int 2 → failure" in text and st.units["jimmy"].pos == sq("j2")
 
 
 def test_skill_attraction_has_no_effect_when_no_periphery_square_can_be_reached():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.rulesets.heist import rounds as RD
 from engine.rulesets.heist import rules as R
 from tests.heist_helpers import (
     SEATS3,
@@ -135,7 +136,7 @@ def test_last_ditch_effort() -> None:
     mark.ideas, sally.ideas = 3, 2
     mark.loot = ["docs"]
     ev: list = []
-    R.start_escape(st, ev)
+    RD.start_escape(st, ev)
     assert third.status == "escaped"
     st.rng.script[:] = [3]
     events = game.apply("p1", "run")
@@ -169,7 +170,7 @@ def escape_figure(roll: int):  # type: ignore[no-untyped-def]
     locked_in = [n for n in sorted(st.tiles) if n not in keep and n not in R.exits(st) and R.alive(st, n)]
     red.pos, green.pos = locked_in[0], locked_in[-1]
     assert R.escape_need(st, blue) == 5  # 1 into the guard's hex, 2 out of it, 2 more to the exit
-    R.start_escape(st, [])
+    RD.start_escape(st, [])
     st.rng.script[:] = [roll]
     game.apply("p1", "run")
     game.apply("p2", "run")

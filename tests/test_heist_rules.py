@@ -7,7 +7,9 @@ import pytest
 from engine import IllegalCommand, RuleError, SetupError, find_ruleset
 from engine.rulesets.heist import campaign as K
 from engine.rulesets.heist import events as E
+from engine.rulesets.heist import rounds as RD
 from engine.rulesets.heist import rules as R
+from engine.rulesets.heist.present import pawn_tags
 from engine.rulesets.heist.state import Chit
 from tests.heist_helpers import SEATS3, SEATS4, clear_board, game_for, indoor_path, put, skip_planning, state
 
@@ -401,7 +403,7 @@ def test_npc_reaching_an_exit_is_out_and_meets_the_objective() -> None:
     game.apply("p1", "npc move a8")
     assert npc.status == "escaped"
     st.players["p1"].pos = "a8"
-    R.start_escape(st, [])
+    RD.start_escape(st, [])
     assert st.phase == "over" and game.outcome is not None and game.outcome.winners
 
 
@@ -432,7 +434,7 @@ def test_an_active_npc_left_inside_runs_last_on_its_own() -> None:
     game.apply("p1", "escort")
     st.players["p1"].pos = "a8"
     npc.ideas = 1
-    R.start_escape(st, [])
+    RD.start_escape(st, [])
     assert npc.status == "escaped" and st.phase == "over"
 
 
@@ -444,7 +446,7 @@ def test_escape_reveals_every_chit_and_outdoor_characters_are_out() -> None:
     far = indoor_path(st, "f9", 3)[-1]
     st.tiles[far].unknown = True
     st.bag[:] = ["guard"]
-    R.start_escape(st, [])
+    RD.start_escape(st, [])
     assert not st.tiles[far].unknown and R.guards(st, far) == 1
     assert st.phase == "over"  # everyone stood on an exit
 
@@ -494,7 +496,7 @@ def test_campaign_record_after_a_won_heist() -> None:
     game, st = started("the_inclusion_job")
     st.hauled = {"jewel": 3, "cash": 4}
     st.players["p2"].status = "busted"
-    R.start_escape(st, [])
+    RD.start_escape(st, [])
     assert game.outcome is not None and game.outcome.winners == frozenset(SEATS3)
     rs = find_ruleset("heist")
     rec = rs.campaign_update(st)["*"]
@@ -653,7 +655,7 @@ def test_bookie_pays_double_when_everyone_gets_out_and_the_job_is_done() -> None
     game, st = started("the_inclusion_job")
     st.bought.append("bet:3")
     st.hauled = {"jewel": 3}
-    R.start_escape(st, [])
+    RD.start_escape(st, [])
     rec = find_ruleset("heist").campaign_update(st)["*"]
     assert rec["cash"] == st.team_cash + 6
 
@@ -703,7 +705,7 @@ def test_safehouse_ambush_fails_when_not_every_guard_goes_down_in_one_round() ->
     skip_planning(game, {"p1": "e1", "p2": "e1", "p3": "j1"})
     for c in st.tiles["d4"].chits:
         c.active = False  # two of the four guards subdued this round
-    R.ambush(st, [])
+    RD.ambush(st, [])
     assert "ambush" in st.flags and R.guards(st, "h5") == 2  # reinforcements came at once
 
 
@@ -715,7 +717,7 @@ def test_safehouse_ambush_succeeds_when_all_four_go_down() -> None:
         for c in st.tiles[n].chits:
             c.active = False
     events: list = []
-    R.ambush(st, events)
+    RD.ambush(st, events)
     assert "reinforcements" in st.tiles["h5"].marks and any("Ambush!" in e.text for e in events)
 
 
@@ -727,7 +729,7 @@ def test_breakout_needs_a_different_exit_for_each_character() -> None:
     b.pos = t
     first = R.escape_route(st, a)
     assert first is not None
-    R.escaped(st, a, "", [])
+    RD.escaped(st, a, "", [])
     second = R.escape_route(st, b)
     assert second is not None and second[-1][0] != a.pos
 
@@ -944,7 +946,7 @@ def test_a_member_holding_several_seats_levels_up_once() -> None:
     st = state(game)
     st.hauled = {"jewel": 3}
     skip_planning(game, {"p1": "i3", "p2": "i3", "p3": "i5"})
-    R.start_escape(st, [])
+    RD.start_escape(st, [])
     rec = find_ruleset("heist").campaign_update(st)["*"]
     assert rec["players"] == {"u1": 2, "u2": 2}
     assert "Player levels: <@u1> 2, <@u2> 2" in find_ruleset("heist").describe_campaign(rec)
@@ -1007,7 +1009,8 @@ def test_side_channel_entrance_on_any_external_side() -> None:
     game.apply("p1", f"start {gap}")
     sc = game.scene(None)
     assert any(t.mark == "EXIT" and t.cell == R.cell_of(st, gap) for t in sc.tiles)
-    assert any(tok.cell == R.cell_of(st, gap) and tok.label == "1" for tok in sc.tokens)
+    pawn = pawn_tags(st)["p1"]
+    assert any(tok.cell == R.cell_of(st, gap) and tok.label == pawn for tok in sc.tokens)
 
 
 def test_swindler_slips_loot_onto_a_neighbouring_tile() -> None:

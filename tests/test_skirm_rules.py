@@ -305,7 +305,7 @@ def test_cover_from_a_low_wall_on_the_targets_facing_side_is_one_automatic_save(
     assert B.in_cover(st, sq("e1"), sq("e4")) and not B.in_cover(st, sq("e9"), sq("e4"))
 
 
-def test_ranged_needs_two_squares_range_and_no_standing_enemy_adjacent():
+def test_ranged_needs_a_non_adjacent_target_in_range_and_no_standing_enemy_adjacent():
     game = arena({"captain": "e5", "gaunt": "e6", "gaunt2": "e12"})
     game.apply("player1", "activate captain")
     with pytest.raises(IllegalCommand, match="Standing enemy adjacent"):
@@ -316,7 +316,7 @@ def test_ranged_needs_two_squares_range_and_no_standing_enemy_adjacent():
         game.apply("player1", "shoot captain bolt_pistol gaunt2")  # 7 squares away
     st.units["gaunt"].pos = sq("e6")
     st.units["gaunt"].state = DOWNED  # a Downed enemy does not stop shooting... but is too close itself
-    with pytest.raises(IllegalCommand, match="at least 2 squares"):
+    with pytest.raises(IllegalCommand, match="must not be adjacent"):
         game.apply("player1", "shoot captain bolt_pistol gaunt")
 
 

@@ -314,7 +314,7 @@ def test_rule_UNQ():
 def test_rule_plus_SK():
     st = state(arena({"marksman": "e1", "deathmark": "e9"}, squads=("shock", "ankh")))
     m, d = st.units["marksman"], st.units["deathmark"]
-    assert R.attack_skill(st, m, R.wp("long_rifle"), d, False) == 5  # RSK 5 + 1, at most 5
+    assert R.attack_skill(st, m, R.wp("long_rifle"), d, False) == 5  # RSK 4 + 1
     assert R.attack_skill(st, d, R.wp("synaptic_rifle"), m, False) == 5  # RSK 4 + 1
 
 
@@ -331,8 +331,16 @@ def test_rule_CHN():
         arena({"witch": "e1", "warrior": "e5", "warrior2": "d5", "warrior3": "f5", "wretch": "e6"}, squads=CA)
     )
     q = R.attack_targets(st, st.units["witch"], R.wp("hex_bolt"), sq("e5"), False)
-    assert q[0] == {"id": "warrior", "primary": True} and len(q) == 3
-    assert all(not x["primary"] for x in q[1:])
+    assert q == [{"id": "warrior", "primary": True}]  # the chain targets are the attacker's picks
+    game = arena({"witch": "e1", "warrior": "e5", "warrior2": "d5", "sister": "f5"}, squads=CA, dice=[6] * 4)
+    game.apply("player1", "activate witch")
+    game.apply("player1", "shoot witch hex_bolt warrior")
+    assert [c.text for c in game.legal_commands("player1")] == [
+        "chain done",
+        "chain warrior2",
+    ]  # enemies only
+    events = game.apply("player1", "chain warrior2")
+    assert len([e for e in events if e.kind == "attack"]) == 2
 
 
 def test_rule_HVY():
@@ -385,12 +393,14 @@ def test_rule_PSH():
     # War lance [1 6]: one strike, 2 damage; saves [6 6]: Downed, then pushed 2 squares straight away.
     game = arena({"skyborn": "a11", "warrior": "b11"}, squads=CA, dice=[1, 6, 6, 6])
     game.apply("player1", "activate skyborn")
-    events = game.apply("player1", "fight skyborn war_lance warrior")
+    game.apply("player1", "fight skyborn war_lance warrior")
+    events = game.apply("player1", "push d11")
     assert "pushed to d11" in text(events) and state(game).units["warrior"].pos == sq("d11")
     # Shotgun from the ground pushes a gaunt off the roof: a 2-square fall, saves [6 1] -> Out.
     game = arena({"breacher": "i1", "gaunt": "i4"}, dice=[1, 6, 6, 6, 1])
     game.apply("player1", "activate breacher")
-    events = game.apply("player1", "shoot breacher shotgun gaunt")
+    game.apply("player1", "shoot breacher shotgun gaunt")
+    events = game.apply("player1", "push i6")
     assert "falls 2 square(s)" in text(events) and state(game).units["gaunt"].state == OUT
 
 

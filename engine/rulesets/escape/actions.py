@@ -19,6 +19,7 @@ from typing import Any
 from engine.core import Command, Event
 from engine.errors import IllegalCommand, NotYourTurn, RuleError, UnknownCommand
 from engine.geometry.square import Cell, cell_name, chebyshev, edge_name, in_periphery, is_adjacent
+from engine.grammar import with_article
 from engine.ruleset import Chooser
 from engine.rulesets.escape import rules as R
 from engine.rulesets.escape.board import EdgeKind
@@ -165,7 +166,7 @@ def check_pull(st: EscapeState, seat: str, words: list[str]) -> Command:
 def check_place(st: EscapeState, seat: str, words: list[str]) -> Command:
     kind = {"crates": "crate", "objectives": "objective", "equipment": "equipment"}[st.phase]
     if words[0] != kind or len(words) != 2:
-        raise IllegalCommand(f"Setup: place a {kind} token with '{kind} <square>' in a room.")
+        raise IllegalCommand(f"Setup: place {with_article(kind)} token with '{kind} <square>' in a room.")
     c = R.cell_arg(st, words[1])
     b = R.board(st)
     letter = b.room_of(c)
@@ -176,7 +177,9 @@ def check_place(st: EscapeState, seat: str, words: list[str]) -> Command:
         raise IllegalCommand(
             f"The {b.room_names[letter]} already holds {limit} {kind} token{'s' if limit > 1 else ''}, the most a room may have."
         )
-    return Command(kind, (cell_name(c),), f"Place a {kind} in the {b.room_names[letter]} ({cell_name(c)})")
+    return Command(
+        kind, (cell_name(c),), f"Place {with_article(kind)} in the {b.room_names[letter]} ({cell_name(c)})"
+    )
 
 
 def check_deploy(st: EscapeState, seat: str, words: list[str]) -> Command:
@@ -211,7 +214,13 @@ def check_event(st: EscapeState, seat: str, words: list[str]) -> Command:
         return Command("relocate", (u.id, cell_name(c)), f"Move {R.name(u)} to {cell_name(c)}")
     if verb == "switch":
         _args(words, 2, "switch <door edge, like c4|c5>")
-        k = R.edge_arg(st, words[1])
+        try:
+            k = R.edge_arg(st, words[1])
+        except IllegalCommand as exc:
+            raise IllegalCommand(
+                f"{exc} Short circuit switches a door written as the two squares it separates, like g2|h2; "
+                "the secured airlocks are not switched (they have no open or closed state)."
+            ) from exc
         if k not in st.doors:
             raise IllegalCommand(f"There is no door on {edge_name(*k)}.")
         return Command(
@@ -305,7 +314,7 @@ def item_usable(st: EscapeState, u: Unit, item: str) -> None:
     """Raise IllegalCommand unless the unit carries this item and may use it."""
     it = items()[item]
     if not carried(st, u, item):
-        raise IllegalCommand(f"{R.name(u)} does not carry a {it.name}.")
+        raise IllegalCommand(f"{R.name(u)} does not carry {with_article(it.name)}.")
     if R.has(st, u, "armless"):
         raise IllegalCommand(f"{R.name(u)} is Armless and cannot use equipment.")
     if it.faction and it.faction != u.seat:
@@ -531,6 +540,13 @@ def a_leave(st: EscapeState, u: Unit, args: list[str]) -> Command:
     if not any(pos in b.airlocks[n] for n in exits):
         cells = ", ".join(cell_name(c) for n in exits for c in b.airlocks[n])
         raise IllegalCommand(f"Leaving the board needs an access square of the exit airlock: {cells}.")
+    if R.scen(st).exit_needs == "objective" and not (
+        u.carrying and st.tokens[u.carrying].kind == "objective"
+    ):
+        raise IllegalCommand(
+            f"In {R.scen(st).name} a character leaves the board only carrying an "
+            "objective token: the data must be carried out."
+        )
     R.require(st, u, MVT)
     return Command("leave", (u.id,), f"{R.name(u)} leaves the board")
 
@@ -602,6 +618,11 @@ def a_shoot(st: EscapeState, u: Unit, args: list[str]) -> Command:
     w = R.prof(u).ranged
     if w is None:
         raise IllegalCommand(f"{R.name(u)} has no ranged weapon (a skill or equipment with Range and Power).")
+    if not R.card_weapon(st, u):
+        raise IllegalCommand(
+            f"Disconnection: I.S.C. characters cannot use their skills this turn, and the {w.name} printed on "
+            f"{R.name(u)}'s card is one of them."
+        )
     t = ranged_target(st, u, args[0], w.range, f"The {w.name}")
     return Command("shoot", (u.id, t.id), f"{R.name(u)} shoots {R.name(t)} with the {w.name}")
 
@@ -785,6 +806,9 @@ def play(st: EscapeState, seat: str, cmd: Command) -> list[Event]:
         ev.append(Event(f"The {FACTION_NAMES[seat]} will now answer {a[0]} with '{a[1]}'.", kind="policy"))
         R.advance(st, ev)
         return ev
+    if R.setup_untouched(st):
+        # The setup initiative was rolled when the game was created, with no one to tell: tell it now.
+        ev.append(Event(R.setup_initiative_text(st), kind="initiative", dice=tuple(st.setup_dice)))
     if st.stack:
         play_answer(st, v, a, ev)
     elif st.phase == "activation":
@@ -1048,12 +1072,7 @@ def p_grenade(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> 
     del st.tokens[u.carrying]
     u.carrying = None
     c = R.cell_arg(st, a[0])
-    # A character aimed at directly was checked not to be Scrambler-protected when the command was.
-    hit = [
-        v
-        for v in st.units.values()
-        if v.status == "board" and v.pos and (v.pos == c or (in_periphery(c, v.pos) and not scrambled(st, v)))
-    ]
+    hit = [v for v in st.units.values() if v.status == "board" and v.pos and blast_reaches(st, c, v)]
     it = items()[item]
     ev.append(
         Event(
@@ -1070,6 +1089,26 @@ def p_grenade(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> 
         st.stack.pop()
 
 
+def blast_reaches(st: EscapeState, c: Cell, v: Unit) -> bool:
+    """Whether a grenade thrown at ``c`` catches ``v`` (on the board).
+
+    The blast takes the target square and its periphery, except squares behind a wall or closed door
+    (as for every other placement rule), characters an allied Scrambler protects, and characters in a
+    blacked-out room (no Combat action there). A character aimed at directly was checked not to be
+    Scrambler-protected, nor in the dark, when the command was.
+    """
+    pos = v.pos
+    if pos == c:
+        return True
+    return (
+        pos is not None
+        and in_periphery(c, pos)
+        and R.step_open(st, c, pos)
+        and not R.in_blackout(st, pos)
+        and not scrambled(st, v)
+    )
+
+
 def p_hack(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
     R.spend(st, u, INT)
     if "|" in a[0]:
@@ -1084,7 +1123,8 @@ def p_hack(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> Non
                          "asking": "", "dice": {}})  # fmt: skip
     else:
         t = st.units[a[0]]
-        st.stack.append({"t": "hack", "by": u.id, "kind": "unit", "target": t.id, "diff": 0, "stage": "declare",
+        # A hack on a character is a Simple Intellect roll whose difficulty is the target's Int.
+        st.stack.append({"t": "hack", "by": u.id, "kind": "unit", "target": t.id, "diff": R.t_int(st, t), "stage": "declare",
                          "cm": None, "asking": "", "dice": {}})  # fmt: skip
         if u.pos and t.pos:
             st.attacks.append((u.pos, t.pos))
@@ -1204,7 +1244,9 @@ def place_command(st: EscapeState, kind: str, c: Cell) -> Command:
     """The setup command placing a token of ``kind`` on ``c`` (as listed by :func:`legal`)."""
     b = R.board(st)
     return Command(
-        kind, (cell_name(c),), f"Place a {kind} in the {b.room_names[b.cell_room[c]]} ({cell_name(c)})"
+        kind,
+        (cell_name(c),),
+        f"Place {with_article(kind)} in the {b.room_names[b.cell_room[c]]} ({cell_name(c)})",
     )
 
 
@@ -1414,7 +1456,7 @@ def _unit_candidates(
             add((a_reveal, u, [t.id]))
     if can_cbt:
         if enemies:
-            ranged = R.prof(u).ranged
+            ranged = R.card_weapon(st, u)
             shoot = ranged.range if ranged else -1
             throw = CRATE_RANGE if crate else -1
             reach = max(1, shoot, throw)

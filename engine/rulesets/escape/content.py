@@ -80,6 +80,8 @@ class Scenario:
     exits: tuple[int, ...]
     victory: dict[str, dict[str, Any]]
     next: dict[str, str | None] = field(default_factory=dict)
+    # "objective": a Resistance character may leave by an exit airlock only carrying an objective token.
+    exit_needs: str = ""
 
 
 def _read(name: str) -> Any:
@@ -149,8 +151,10 @@ def scenarios() -> dict[str, Scenario]:
             id=s["id"], number=int(s["number"]), name=s["name"], summary=s["summary"], board=board,
             turns=int(s["turns"]), crates=int(s["crates"]), equipment=int(s["equipment"]),
             objectives=tuple(s["objectives"]), deploy=s["deploy"], exits=tuple(s["exits"]),
-            victory=s["victory"], next=s["next"],
+            victory=s["victory"], next=s["next"], exit_needs=s.get("exit_needs", ""),
         )  # fmt: skip
+        if out[s["id"]].exit_needs not in ("", "objective"):
+            raise ContentError(f"scenarios.json: {s['id']}: unknown exit_needs {s['exit_needs']!r}")
     for s in out.values():
         for nxt in s.next.values():
             if nxt is not None and nxt not in out:

@@ -1,5 +1,27 @@
 """ESCAPE rules help, written for Escapade (topic -> text)."""
 
+from engine.rulesets.escape.content import scenarios
+
+
+def victory_text() -> str:
+    """Every scenario's victory conditions, from the scenario data, and how the game ends."""
+    parts = []
+    for s in scenarios().values():
+        v = s.victory
+        exits = ""
+        if s.exit_needs == "objective":
+            exits = " A Resistance character leaves by the exit airlock only carrying an objective token."
+        parts.append(
+            f"{s.number}. {s.name} ({s.turns} turns). Resistance wins if {v['resistance']['text']}. "
+            f"I.S.C. wins if {v['isc']['text']}.{exits}"
+        )
+    return (
+        "\n".join(parts)
+        + "\nThe game ends after the last turn, or when a victory condition holds or no Resistance "
+        "character is left in play at the end of a turn; with no victory (or both at once) it is a draw."
+    )
+
+
 HELP: dict[str, str] = {
     "overview": (
         "Two players: the Resistance and the I.S.C. Each turn both roll initiative (d6 + the Int of their characters on "
@@ -20,7 +42,8 @@ HELP: dict[str, str] = {
     "reactions": (
         "Dodges, counter-measures and re-rolls are asked of the defending player. Set standing answers with "
         "'react dodge always|never|ask', 'react countermeasure always|never|ask' and 'react reroll ask|auto|never' "
-        "(auto re-rolls only a die that makes you lose)."
+        "(ask, the default: you are asked, only about a die a re-roll could help; auto re-rolls only a losing "
+        "die that some face would turn into a win)."
     ),
     "factions": (
         "I.S.C.: the Encrypted key opens and closes locked doors like ordinary ones; the Internal factory brings taken-out "
@@ -39,4 +62,5 @@ HELP: dict[str, str] = {
         "give <who> <ally> · drop <who> <square> · leave <who> · enter <who> <square> · end. Doors are written as the "
         "two squares they separate, like j7|j8."
     ),
+    "victory": victory_text(),
 }

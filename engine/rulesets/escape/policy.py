@@ -65,6 +65,12 @@ def bot_weights(st: EscapeState, seat: str, options: list[Command]) -> list[int]
         return maps[carrying]
 
     b = R.board(st)
+    if st.stack and st.stack[-1]["t"] == "rolls":
+        # A re-roll question: spend it only where some face turns a losing die into a win (as 'auto').
+        f = st.stack[-1]
+        hope = R.reroll_prospects(st, R.frame_parent(st), f["entries"][f["i"]])
+        spend = hope is not None and hope.turn
+        return [(10 if spend else 0) if c.verb == "reroll" else (0 if spend else 10) for c in options]
     weights = []
     for c in options:
         w = {"attack": 40, "shoot": 35, "throw": 25, "grenade": 20, "leave": 60, "enter": 30, "take": 20,

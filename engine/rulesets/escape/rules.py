@@ -28,10 +28,12 @@ from engine.geometry.square import (
     parse_cell,
     parse_edge,
 )
+from engine.grammar import with_article
 from engine.rulesets.escape.board import Board, EdgeKind
 from engine.rulesets.escape.content import (
     FACTION_NAMES,
     Profile,
+    Ranged,
     Scenario,
     items,
     next_scenario,
@@ -94,6 +96,17 @@ def name(u: Unit) -> str:
 def has(st: EscapeState, u: Unit, skill: str) -> bool:
     """Whether the unit has a skill that works now (Disconnection switches I.S.C. skills off)."""
     return skill in _PROFILES[u.id].skills and not (st.event == 12 and u.seat == "isc")
+
+
+def card_weapon(st: EscapeState, u: Unit) -> Ranged | None:
+    """The Range/Power weapon printed on the unit's card, if it works now.
+
+    A card's weapon is one of its skills ("special equipment" on the card), so Disconnection switches
+    off the I.S.C.'s; equipment tokens are not skills and keep working.
+    """
+    if st.event == 12 and u.seat == "isc":
+        return None
+    return _PROFILES[u.id].ranged
 
 
 def base_stat(st: EscapeState, u: Unit, kind: int) -> int:
@@ -729,28 +742,77 @@ def frame_parent(st: EscapeState) -> dict[str, Any]:
     return st.stack[-2]
 
 
-def losing(st: EscapeState, parent: dict[str, Any], e: dict[str, Any]) -> bool:
-    """Whether the die in entry ``e`` currently makes its owner lose the contest (for auto re-rolls)."""
+def die_standing(st: EscapeState, parent: dict[str, Any], e: dict[str, Any]) -> tuple[int, bool] | None:
+    """How the die in entry ``e`` leaves its owner now: (a score, higher is better; whether it wins).
+
+    None for a die with no better or worse face (the random event's). Scores: initiative 2 won, 1 a full
+    tie (rolled again), 0 lost; an attack die the damage it deals (before Armor), a dodge die minus the
+    damage it lets through; a hack or counter-measure 1 if it wins; the drill 0 broken, 1 nothing, 2 a hole.
+    """
     t = parent["t"]
     d = parent["dice"]
+    seat = e["seat"]
     if t in ("turn_init", "setup_init"):
-        mine = d[e["seat"]] + int_total(st, e["seat"], everyone=st.turn <= 1)
-        theirs = d[other(e["seat"])] + int_total(st, other(e["seat"]), everyone=st.turn <= 1)
-        return bool(mine < theirs)
+        everyone = t == "setup_init" or st.turn <= 1
+        mine = d[seat] + int_total(st, seat, everyone=everyone)
+        theirs = d[other(seat)] + int_total(st, other(seat), everyone=everyone)
+        if mine == theirs:
+            if t == "setup_init":
+                win = seat == "resistance"
+                return int(win) * 2, win
+            mi, ti = int_total(st, seat, everyone=everyone), int_total(st, other(seat), everyone=everyone)
+            if mi == ti:
+                return 1, False
+            return (2, True) if mi > ti else (0, False)
+        return (2, True) if mine > theirs else (0, False)
     if t == "attack":
-        tgt = (
-            parent["targets"][0]
-            if e["slot"] == "att"
-            else next(x for x in parent["targets"] if "def:" + x["id"] == e["slot"])
-        )
+        if e["slot"] == "att":
+            hurt = {True: 0, False: 0}  # damage to opponents, damage to the attacker's own side
+            for tgt in parent["targets"]:
+                if st.units[tgt["id"]].status == "board":
+                    total = attack_total(st, parent, tgt)
+                    hurt[st.units[tgt["id"]].seat != seat] += total if total > 0 else 0
+            foes = any(st.units[x["id"]].seat != seat for x in parent["targets"])
+            score = hurt[True] - hurt[False]
+            return score, (hurt[True] > 0) if foes else hurt[False] == 0
+        tgt = next(x for x in parent["targets"] if "def:" + x["id"] == e["slot"])
         total = attack_total(st, parent, tgt)
-        return total <= 0 if e["slot"] == "att" else total > 0
+        return -(total if total > 0 else 0), total <= 0
     if t == "hack":
         ok = hack_success(st, parent)
-        return not ok if e["slot"] == "hack" else ok
+        win = ok if e["slot"] == "hack" else not ok
+        return int(win), win
     if t == "drill":
-        return int(d["drill"]) <= 3
-    return False
+        die = int(d["drill"])
+        return (0 if die == 1 else 1 if die <= 3 else 2), die >= 4
+    return None
+
+
+class Prospects(NamedTuple):
+    """What re-rolling a die could do for its owner (see :func:`reroll_prospects`)."""
+
+    winning: bool  # the die already wins its contest
+    improve: bool  # some face would leave its owner better off (more damage, less damage taken, a win)
+    turn: bool  # some face would turn a losing die into a winning one
+
+
+def reroll_prospects(st: EscapeState, parent: dict[str, Any], e: dict[str, Any]) -> Prospects | None:
+    """Try every face of the die in entry ``e`` (None: a die no face improves or worsens, the event's)."""
+    now = die_standing(st, parent, e)
+    if now is None:
+        return None
+    slot = e["slot"]
+    kept = parent["dice"][slot]
+    improve = turn = False
+    try:
+        for face in range(1, 7):
+            parent["dice"][slot] = face
+            score, win = die_standing(st, parent, e) or now
+            improve = improve or score > now[0]
+            turn = turn or (win and not now[1])
+    finally:
+        parent["dice"][slot] = kept
+    return Prospects(now[1], improve, turn)
 
 
 def attack_total(st: EscapeState, f: dict[str, Any], tgt: dict[str, Any]) -> int:
@@ -886,11 +948,13 @@ def step_rolls(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> bool:
     while f["i"] < len(f["entries"]):
         e = f["entries"][f["i"]]
         sources = reroll_sources(st, e)
-        if sources:
-            pol = policy(st, e["seat"], "reroll")
-            if pol == "ask":
+        pol = policy(st, e["seat"], "reroll") if sources else "never"
+        if pol != "never":
+            # Nobody is asked about, and no token or free re-roll goes on, a die no face can help.
+            hope = reroll_prospects(st, parent, e)
+            if pol == "ask" and (hope is None or hope.improve):
                 return False
-            if pol == "auto" and losing(st, parent, e):
+            if pol == "auto" and hope is not None and hope.turn:
                 do_reroll(st, parent, e, sources[0], ev)
         f["i"] += 1
     st.stack.pop()
@@ -912,22 +976,41 @@ def do_reroll(
     else:
         st.revolution -= 1
         why = f"The Resistance spends a Revolution token ({st.revolution} left) and"
-    ev.append(Event(f"{why} re-rolls a {old}: {new}.", kind="reroll", dice=(new,)))
+    ev.append(Event(f"{why} re-rolls {with_article(str(old))}: {new}.", kind="reroll", dice=(new,)))
 
 
 def resolve_setup_init(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> bool:
     d = f["dice"]
+    st.setup_dice = [d["resistance"], d["isc"]]
     r = d["resistance"] + int_total(st, "resistance", everyone=True)
     i = d["isc"] + int_total(st, "isc", everyone=True)
     st.setup_winner = "resistance" if r >= i else "isc"
-    ev.append(Event(
-        f"Setup initiative: Resistance {d['resistance']}+{r - d['resistance']}={r}, I.S.C. {d['isc']}+{i - d['isc']}={i}"
-        f"{' (ties go to the Resistance)' if r == i else ''}: the {FACTION_NAMES[st.setup_winner]} places first.",
-        kind="initiative", dice=(d["resistance"], d["isc"]),
-    ))  # fmt: skip
+    ev.append(Event(setup_initiative_text(st), kind="initiative", dice=(d["resistance"], d["isc"])))
     st.stack.pop()
     enter_setup_phase(st, setup_phase_after(st, "setup"), ev)
     return True
+
+
+def setup_initiative_text(st: EscapeState) -> str:
+    """The setup initiative roll told in one sentence ('' before it is rolled)."""
+    if len(st.setup_dice) != 2:
+        return ""
+    rd, idie = st.setup_dice
+    ri, ii = int_total(st, "resistance", everyone=True), int_total(st, "isc", everyone=True)
+    r, i = rd + ri, idie + ii
+    return (
+        f"Setup initiative: Resistance {rd}+{ri}={r}, I.S.C. {idie}+{ii}={i}"
+        f"{' (ties go to the Resistance)' if r == i else ''}: the {FACTION_NAMES[st.setup_winner]} places first."
+    )
+
+
+def setup_untouched(st: EscapeState) -> bool:
+    """Whether the setup has not begun yet: nothing placed or deployed (its first command is to come)."""
+    return (
+        st.phase in ("crates", "objectives", "equipment", "deploy")
+        and not st.tokens
+        and all(u.status == "reserve" for u in st.units.values())
+    )
 
 
 def resolve_turn_init(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> bool:
@@ -968,12 +1051,19 @@ def resolve_event(st: EscapeState, f: dict[str, Any], ev: list[Event]) -> bool:
     ev.append(Event(f"Random event {d['resistance']}+{d['isc']}={n}: {EVENTS[n]}.", kind="event",
                     dice=(d["resistance"], d["isc"])))  # fmt: skip
     if n == 4:
+        # The access squares of the secured airlock doors are next to a door too.
+        airlocks = {c for cells in board(st).airlocks.values() for c in cells}
         for u in list(st.units.values()):
             if (
                 u.seat == "resistance"
                 and u.status == "board"
                 and u.pos
-                and any(edge_key(u.pos, (u.pos[0] + dx, u.pos[1] + dy)) in st.doors for dx, dy in ORTHOGONAL)
+                and (
+                    u.pos in airlocks
+                    or any(
+                        edge_key(u.pos, (u.pos[0] + dx, u.pos[1] + dy)) in st.doors for dx, dy in ORTHOGONAL
+                    )
+                )
             ):
                 dealt = apply_damage(st, u, 2, ev)
                 ev.append(Event(f"{name(u)} gets a jolt: {dealt} damage.", kind="damage"))

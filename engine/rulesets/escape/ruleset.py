@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.core import Command, Decision, Event, Outcome, ScenarioInfo
+from engine.core import Command, Decision, Event, Hints, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
+from engine.grammar import with_article
 from engine.ruleset import Chooser, Ruleset, SetupOptions, register
 from engine.rulesets.escape import actions as A
+from engine.rulesets.escape import hints as H
 from engine.rulesets.escape import rules as R
 from engine.rulesets.escape.board import EdgeKind
 from engine.rulesets.escape.content import FACTION_NAMES, default_lineups, items, profiles, scenarios
 from engine.rulesets.escape.help import HELP
 from engine.rulesets.escape.policy import bot_weights
-from engine.rulesets.escape.present import scene, text_board, view
+from engine.rulesets.escape.present import scene, seat_colours, text_board, view
 from engine.rulesets.escape.state import DEFAULT_POLICIES, Door, EscapeState, Unit
 from engine.scene import Scene
 
@@ -60,7 +62,7 @@ class Escape(Ruleset):
     id = "escape"
     name = "ESCAPE"
     seats = R.SEATS
-    content_version = "1"
+    content_version = "2"
     summary: ClassVar[str] = (
         "1 vs 1 in L.A.B. 03: the Resistance against the I.S.C., opposed d6 rolls, dodges and hacks."
     )
@@ -106,7 +108,7 @@ class Escape(Ruleset):
         # Activation decisions leave the options to legal_commands (they are many and computed on demand).
         options = () if mode == "activation" else tuple(A.legal(st, seat))
         kind = {"reroll": "reaction", "dodge": "reaction", "countermeasure": "reaction", "push": "reaction",
-                "pull": "reaction", "activation": "activation"}.get(mode, "setup")  # fmt: skip
+                "pull": "reaction", "activation": "activation", "event": "turn", "first": "turn"}.get(mode, "setup")  # fmt: skip
         default = {
             "reroll": Command("keep", (), "Keep this die"), "dodge": Command("no-dodge", (), "Do not dodge"),
             "countermeasure": Command("no-countermeasure", (), "No counter-measure"),
@@ -156,6 +158,18 @@ class Escape(Ruleset):
         """A text board for the terminal."""
         return text_board(state, seat)
 
+    def hints(self, state: Any, seat: str) -> Hints:
+        """The active unit's reachable cells and legal targets (see ``hints.hints``)."""
+        return H.hints(self, state, seat)
+
+    def turn_label(self, state: Any) -> str:
+        """Where the game stands, in players' words."""
+        return H.turn_label(state)
+
+    def seat_colours(self, state: Any) -> dict[str, str]:
+        """Each seat's colour as the board draws it."""
+        return seat_colours(state)
+
     def bot_weights(self, state: Any, seat: str, options: list[Command]) -> list[int] | None:
         """Path-aware preferences for the game's own player."""
         return bot_weights(state, seat, options)
@@ -196,23 +210,40 @@ def prompt(st: EscapeState) -> str:
     if mode == "reroll":
         f = st.stack[-1]
         e = f["entries"][f["i"]]
-        die = R.frame_parent(st)["dice"][e["slot"]]
+        parent = R.frame_parent(st)
+        die = parent["dice"][e["slot"]]
         src = " or ".join(
             "a Revolution token" if s == "token" else "Seasoned veteran" for s in R.reroll_sources(st, e)
         )
-        return f"The {who} rolled a {die}: re-roll it with {src}?"
+        return (
+            f"The {who} rolled {with_article(str(die))}{roll_purpose(st, parent, e)}: re-roll it with {src}?"
+        )
     if mode == "push":
         return f"Digging arm: push {R.name(st.units[st.stack[-1]['push']])} back?"
     if mode == "pull":
         return f"Attraction: where does {R.name(st.units[st.stack[-1]['target']])} land?"
+    told = f"{R.setup_initiative_text(st)} " if R.setup_untouched(st) else ""
     if mode in ("crates", "objectives", "equipment"):
-        return f"Setup: the {who} places a {mode.rstrip('s')} token in a room."
+        return f"{told}Setup: the {who} places {with_article(mode.rstrip('s'))} token in a room."
     if mode == "deploy":
-        return (
-            f"Setup: the {who} deploys a character in the {R.room_name(st, R.scen(st).deploy[seat]['room'])}."
-        )
+        return f"{told}Setup: the {who} deploys a character in the {R.room_name(st, R.scen(st).deploy[seat]['room'])}."
     if mode == "event":
         return f"Random event {st.event}: {R.EVENTS[st.event]}. The {who} chooses."
     if mode == "first":
         return f"The {who} won the initiative: who activates first?"
     return A.whose_turn_text(st)
+
+
+def roll_purpose(st: EscapeState, parent: dict[str, Any], e: dict[str, Any]) -> str:
+    """What a die offered for a re-roll was rolled for, as a phrase (" for the initiative", " to dodge"...)."""
+    t = parent["t"]
+    if t in ("setup_init", "turn_init"):
+        return " for the setup initiative" if t == "setup_init" else " for the initiative"
+    if t == "event":
+        return " for the random event"
+    if t == "drill":
+        return " for the drill"
+    who = R.name(st.units[e["unit"]]) if e["unit"] else ""
+    if t == "attack":
+        return f" for {who}'s attack" if e["slot"] == "att" else f" for {who}'s dodge"
+    return f" for {who}'s hack" if e["slot"] == "hack" else f" for {who}'s counter-measure"

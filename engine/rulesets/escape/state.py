@@ -13,7 +13,7 @@ MVT, CBT, INT = 0, 1, 2
 KINDS = {"mvt": MVT, "cbt": CBT, "int": INT}
 KIND_NAMES = ("Movement", "Combat", "Intellect")
 
-DEFAULT_POLICIES = {"dodge": "ask", "countermeasure": "ask", "reroll": "auto"}
+DEFAULT_POLICIES = {"dodge": "ask", "countermeasure": "ask", "reroll": "ask"}
 
 
 @dataclass
@@ -91,6 +91,7 @@ class EscapeState:
     last_unit: str = ""
     result: Outcome | None = None
     next_token: int = 1
+    setup_dice: list[int] = field(default_factory=list)  # the setup initiative dice: Resistance, I.S.C.
 
     def to_data(self) -> dict[str, Any]:
         """JSON-ready data (tuples become lists, edge keys become strings)."""
@@ -124,7 +125,7 @@ class EscapeState:
             "policies": self.policies, "stack": self.stack,
             "trail": [list(c) for c in self.trail], "attacks": [[list(a), list(b)] for a, b in self.attacks],
             "last_unit": self.last_unit, "result": self.result.to_data() if self.result else None,
-            "next_token": self.next_token,
+            "next_token": self.next_token, "setup_dice": self.setup_dice,
         }  # fmt: skip
 
     @classmethod
@@ -155,7 +156,7 @@ class EscapeState:
             carried_points=d["carried_points"], policies=d["policies"], stack=d["stack"],
             trail=[(c[0], c[1]) for c in d["trail"]], attacks=[((a[0], a[1]), (b[0], b[1])) for a, b in d["attacks"]],
             last_unit=d["last_unit"], result=Outcome.from_data(d["result"]) if d["result"] else None,
-            next_token=d["next_token"],
+            next_token=d["next_token"], setup_dice=list(d.get("setup_dice", [])),
         )  # fmt: skip
 
 

@@ -13,7 +13,11 @@ from collections.abc import Callable
 
 from engine.core import Command, Event
 from engine.errors import IllegalCommand, NotYourTurn, UnknownCommand
+from engine.geometry import hexgrid as H
+from engine.grammar import with_article
+from engine.rulesets.heist import events as E
 from engine.rulesets.heist import npcs as N
+from engine.rulesets.heist import rounds as RD
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.state import CAMERA, GUARD, LOCK, HeistState, Player, Tile
 
@@ -38,8 +42,6 @@ def player(st: HeistState, seat: str) -> Player:
 
 def tile_arg(st: HeistState, text: str) -> str:
     """A hex name on this board. Raises IllegalCommand if it is not a tile now."""
-    from engine.geometry import hexgrid as H
-
     b = R.board(st)
     cell = H.parse_cell(text, b.width, b.height)
     name = H.cell_name(cell)
@@ -160,14 +162,16 @@ def legal(st: HeistState, seat: str) -> list[Command]:
     if p is None or st.phase == "over":
         return []
     if st.phase == "plan":
-        return legal_plan(st, p)
-    if st.phase == "escape":
-        return legal_escape(st, p)
-    if st.phase == "event":
-        from engine.rulesets.heist import events as E
-
-        return E.choice_commands(st, p) if p.status == "in" else []
-    return legal_action(st, p)
+        out = legal_plan(st, p)
+    elif st.phase == "escape":
+        out = legal_escape(st, p)
+    elif st.phase == "event":
+        out = E.choice_commands(st, p) if p.status == "in" else []
+    else:
+        out = legal_action(st, p)
+    if out:  # the deck lies face up: anyone who may act may read it at any time
+        out.append(Command("deck", (), f"Read the whole event deck ({len(st.deck)} cards)"))
+    return out
 
 
 def legal_plan(st: HeistState, p: Player) -> list[Command]:
@@ -243,7 +247,11 @@ def fixer_commands(st: HeistState, p: Player) -> list[Command]:
         kind, cost = ("idea2", 2) if "idea2" not in st.bag else ("idea3", 3)
         if st.team_cash >= cost:
             out.append(
-                Command("floorplan", (), f"The Architect: a {kind[-1]}-idea token into the bag (${cost}k)")
+                Command(
+                    "floorplan",
+                    (),
+                    f"The Architect: {with_article(kind[-1] + '-idea')} token into the bag (${cost}k)",
+                )
             )
     stored = st.bought.count("blank")
     if "security_consultant" in st.fixers and stored < 3 and st.team_cash >= CONSULT_COSTS[stored]:
@@ -360,6 +368,9 @@ def free_commands(st: HeistState, p: Player) -> list[Command]:
             out.append(Command("codes", (), "Reveal every tile next to a known live camera"))
         if ({"change_of_plans", "alright_new_plan"} & ab) and "newplan" not in p.used and p.ideas >= 2:
             out.append(Command("newplan", (), "Change the plan: move planning tokens"))
+        if gifts_left(p):
+            out += [Command("inspire", (q.seat,), f"Alright, new plan: give {q.nickname} 💡 ({gifts_left(p)} left)")
+                    for q in R.in_play(st) if q is not p]  # fmt: skip
         moves = replans(p)
         if moves:
             # The Radio moves a token one hex; a change of plans moves it anywhere.
@@ -380,8 +391,15 @@ def legal_escape(st: HeistState, p: Player) -> list[Command]:
         return []
     out = [Command("run", (), "Run for the nearest exit")]
     for n in sorted(st.tiles):
-        if n != p.pos and R.alive(st, n) and R.loot_on(st, n):
-            out.append(Command("run", ("via", n), f"Run out by way of {n}, picking up what lies there"))
+        if R.alive(st, n) and R.loot_on(st, n):
+            how = (
+                "picking up what lies here first"
+                if n == p.pos
+                else f"by way of {n}, picking up what lies there"
+            )
+            out.append(Command("run", ("via", n), f"Run out {how}"))
+    # Insta-transfers stay open in the escape: pick up, drop and hand over on your own hex.
+    out += [Command("take", (what,), f"Pick up {what}") for what in R.loot_on(st, p.pos)]
     for what in R.carried(p):
         out.append(Command("drop", (what,), f"Drop {what} at {p.pos}"))
         for q in R.in_play(st):
@@ -426,8 +444,6 @@ def start_room(st: HeistState, e: str) -> bool:
 
 def outside_gap(st: HeistState, n: str) -> str | None:
     """The first gap on the map next to building hex ``n`` that opens onto the outside (direction order)."""
-    from engine.geometry import hexgrid as H
-
     b = R.board(st)
     m = R.heist(st).map
     for d, nb in zip(H.DIRECTIONS, H.neighbours(b.cells[n]), strict=True):
@@ -598,7 +614,7 @@ def canon(st: HeistState, p: Player, verb: str, args: Args) -> Command:
         if len(args) != 2 or not args[1].isdigit():
             raise UnknownCommand("'insert' takes a Mastermind card and a deck position: 'insert m2 5'.")
         return Command(verb, (norm(args[0]), str(int(args[1]))))
-    if verb in ("teamwork", "pinch", "whisper", "tip", "share", "handoff"):
+    if verb in ("teamwork", "pinch", "whisper", "tip", "share", "handoff", "inspire"):
         if len(args) != 1:
             raise UnknownCommand(f"'{verb}' names the seat to help, like '{verb} p2'.")
         return Command(verb, (norm(args[0]),))
@@ -670,7 +686,7 @@ def refusal(st: HeistState, p: Player, verb: str, cmd: Command) -> str:
         if verb == "buy":
             return "The shop has no such item for sale, or the team cannot afford it."
         return f"'{verb}' is not possible in planning now."
-    if phase == "escape" and verb not in ("run", "drop", "give", "force", "pinch", "npc"):
+    if phase == "escape" and verb not in ("run", "take", "drop", "give", "force", "pinch", "npc"):
         return "The escape is on: only 'run', loot hand-offs and escape abilities are possible."
     if phase == "action" and verb in ("run", "force", "pinch"):
         return f"'{verb}' belongs to the escape."
@@ -713,28 +729,29 @@ def refusal(st: HeistState, p: Player, verb: str, cmd: Command) -> str:
 def play(st: HeistState, seat: str, cmd: Command) -> list[Event]:
     """Play a checked command and return the narration."""
     p = st.players[seat]
+    if cmd.verb == "deck":
+        return deck_lines(st)  # reading the deck changes nothing, not even anyone's undo
     ev: list[Event] = []
     for other in list(st.undo):
         if other != seat:
             del st.undo[other]  # someone else acted: earlier actions can no longer be taken back
     if st.phase == "event":
-        from engine.rulesets.heist import events as E
-
-        E.play_choice(st, p, cmd, ev)
+        if E.play_choice(st, p, cmd, ev):
+            RD.finish_event_phase(st, ev)
     else:
         HANDLERS[cmd.verb](st, p, cmd.args, ev)
     N.check_freed(st, ev)
     if st.phase == "plan" and all(q.ready for q in st.players.values()):
         begin_heist(st, ev)
-    elif st.phase == "action" and R.everyone_done(st):
-        R.event_phase(st, ev)
+    elif st.phase == "action" and RD.everyone_done(st):
+        RD.event_phase(st, ev)
     return ev
 
 
 def begin_heist(st: HeistState, ev: list[Event]) -> None:
     """Part II starts: the first roll, and the first auto-reveals."""
     ev.append(Event("The plan is set. The heist begins!", "phase"))
-    R.start_round(st, ev)
+    RD.start_round(st, ev)
 
 
 def h_plan(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
@@ -813,7 +830,7 @@ def h_act(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
         ev.append(Event(f"{p.nickname} blows a new exit at {p.pos}: the escape starts now!", "action"))
         for q in R.in_play(st):
             q.done = True
-        R.start_escape(st, ev)
+        RD.start_escape(st, ev)
     elif special == "kill_pixels":
         st.flags.append("kill_pixels")  # once per heist, whoever carries the card
         kill_pixels(st, p, o.key.removeprefix("kill_pixels_"), ev)
@@ -823,6 +840,7 @@ def h_act(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
                 c.active = False
             st.flags.append(f"stunned:{n}")
         p.items.remove("flashbang")
+        R.discard_item(st, "flashbang")
         ev.append(
             Event(
                 f"{p.nickname} tosses a flashbang: every guard around is out cold until the Event phase ends.",
@@ -831,6 +849,7 @@ def h_act(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
         )
     elif special == "tweak_plan":
         p.items.remove("radio")
+        R.discard_item(st, "radio")
         for q in st.players.values():
             q.flags += ["replan:1", "radio"]
         ev.append(Event("Radio: every character may move one planning token by one hex.", "action"))
@@ -840,8 +859,6 @@ def h_act(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 
 def kill_pixels(st: HeistState, p: Player, direction: str, ev: list[Event]) -> None:
     """Laser burst: disable the known cameras up to two hexes away along one straight line, 🔊 per hex hit."""
-    from engine.geometry import hexgrid as H
-
     hit = []
     line = R.board(st).lines[p.pos][H.DIRECTIONS.index(direction)]
     if line:
@@ -873,8 +890,8 @@ def step_to(st: HeistState, p: Player, to: str, ev: list[Event]) -> None:
     """Move the character onto ``to`` and apply what entering it causes."""
     frm = p.pos
     p.pos = to
-    if to not in R.exits(st) and "been_inside" not in p.used:
-        p.used.append("been_inside")
+    if R.is_cell(st, to) and "been_in_cells" not in p.used:
+        p.used.append("been_in_cells")
     ev.append(Event(f"{p.nickname} moves {frm} ➜ {to}.", "move", data={"from": frm, "to": to}))
     if "loop_footage" not in st.flags:
         for _ in R.chits(st, to, CAMERA):
@@ -915,15 +932,11 @@ def h_unlock(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 
 def unlock(st: HeistState, n: str, p: Player, ev: list[Event]) -> None:
     """Unlock a tile (an elite lock needs two 🔓 in one round)."""
-    lk = R.chits(st, n, LOCK)[0]
-    if lk.elite and lk.hits == 0:
-        lk.hits = 1
+    if not R.hit_chit(R.chits(st, n, LOCK)[0]):
         ev.append(
             Event(f"{p.nickname} works on the elite lock at {n} (one more 🔓 this round opens it).", "unlock")
         )
         return
-    lk.active = False
-    lk.hits = 0
     ev.append(Event(f"{p.nickname} unlocks {n}.", "unlock"))
 
 
@@ -937,14 +950,11 @@ def h_subdue(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 def subdue(st: HeistState, n: str, p: Player, ev: list[Event]) -> None:
     """Subdue a guard on a tile (an elite guard needs two 👊 in one round); Adrenaline gives 💡."""
     g = R.chits(st, n, GUARD)[0]
-    if g.elite and g.hits == 0:
-        g.hits = 1
+    if not R.hit_chit(g):
         ev.append(
             Event(f"{p.nickname} grapples with the elite guard at {n} (one more 👊 this round).", "subdue")
         )
     else:
-        g.active = False
-        g.hits = 0
         ev.append(Event(f"{p.nickname} subdues the {g.kind} at {n}.", "subdue"))
     if "adrenaline" in R.abilities(p):
         p.ideas += 1
@@ -964,15 +974,11 @@ def h_disable(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 
 def disable(st: HeistState, n: str, p: Player, ev: list[Event]) -> None:
     """Disable a camera on a tile (an elite camera needs two 📷 in one round)."""
-    cam = R.chits(st, n, CAMERA)[0]
-    if cam.elite and cam.hits == 0:
-        cam.hits = 1
+    if not R.hit_chit(R.chits(st, n, CAMERA)[0]):
         ev.append(
             Event(f"{p.nickname} works on the elite camera at {n} (one more 📷 this round).", "disable")
         )
         return
-    cam.active = False
-    cam.hits = 0
     ev.append(Event(f"{p.nickname} disables the camera at {n}.", "disable"))
 
 
@@ -1078,15 +1084,14 @@ def h_done(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     """Play ``done``: finish the action (Cheap Picks may break)."""
     if "breakable" in p.flags and p.die <= 4 and "cheap_picks" in p.items:
         p.items.remove("cheap_picks")
+        R.discard_item(st, "cheap_picks")
         ev.append(Event(f"{p.nickname}'s Cheap Picks break (die {p.die}).", "action"))
     R.finish_action(st, p, ev)
 
 
 def h_undo(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     """Play ``undo``: restore the snapshot taken at ``act``."""
-    from engine.rulesets.heist.state import HeistState as HS
-
-    old = HS.from_data(st.undo[p.seat])
+    old = HeistState.from_data(st.undo[p.seat])
     st.__dict__.update(old.__dict__)
     st.undo = {}
     ev.append(Event(f"{p.nickname} takes the action back.", "undo"))
@@ -1180,6 +1185,20 @@ def h_npc(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     N.play(st, a, ev)
 
 
+def deck_lines(st: HeistState) -> list[Event]:
+    """The event deck as narration: a heading, then one line per card, top (the next active event) first."""
+    crises = sum(R.is_crisis(c) for c in st.deck)
+    head = f"Event deck, top first: {len(st.deck)} card(s), {crises} of them crises; {len(st.discard)} discarded."
+    if st.crises:
+        head += " Queued crises: " + ", ".join(R.card_name(c) for c in st.crises) + "."
+    out = [Event(head, "deck")]
+    for i, card in enumerate(st.deck, start=1):
+        c = R.C().events[card]
+        tag = "CRISIS " if c.kind == "crisis" else ""
+        out.append(Event(f"{i}. {tag}{R.card_name(card)}: {c.summary}", "deck"))
+    return out
+
+
 def h_escape(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     """Play ``escape``: call the escape."""
     st.escape_called = True
@@ -1228,15 +1247,29 @@ def h_newplan(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     big = "alright_new_plan" in R.abilities(p)
     if big:
         p.noise_due += 1
-        gifts = 3
-        for q in R.in_play(st):
-            if q is not p and gifts:
-                q.ideas += 1
-                gifts -= 1
+        p.flags.append("gift:3")  # the player hands out up to 💡💡💡 with 'inspire <seat>'
     p.flags.append(f"replan:{6 if big else 3}")
+    gifts = " and may give allies up to 💡💡💡 ('inspire')" if big else ""
     ev.append(
-        Event(f"{p.nickname} changes the plan: up to {6 if big else 3} planning tokens may move.", "action")
+        Event(
+            f"{p.nickname} changes the plan: up to {6 if big else 3} planning tokens may move{gifts}.",
+            "action",
+        )
     )
+
+
+def gifts_left(p: Player) -> int:
+    """Alright, new plan: 💡 the character may still hand to allies this round."""
+    return next((int(f.split(":")[1]) for f in p.flags if f.startswith("gift:")), 0)
+
+
+def h_inspire(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
+    """Play ``inspire <seat>``: Alright, new plan hands one 💡 to an ally."""
+    left = gifts_left(p) - 1
+    p.flags = [f for f in p.flags if not f.startswith("gift:")] + ([f"gift:{left}"] if left else [])
+    q = st.players[a[0]]
+    q.ideas += 1
+    ev.append(Event(f"Alright, new plan: {q.nickname} gains 💡 ({left} left to give).", "idea"))
 
 
 def h_replan(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
@@ -1258,7 +1291,7 @@ def h_teamwork(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 
 def h_run(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     """Play ``run``: run for an exit."""
-    R.run(st, p, a[1] if a else "", ev)
+    RD.run(st, p, a[1] if a else "", ev)
 
 
 def h_force(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
@@ -1282,6 +1315,7 @@ def h_scout(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     """Play ``scout``: planning 🔍."""
     if "building_schematics" in p.items:
         p.items.remove("building_schematics")
+        R.discard_item(st, "building_schematics")
         how = "the building schematics"
     else:
         st.team_cash -= 1
@@ -1331,7 +1365,9 @@ def h_floorplan(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     kind, cost = ("idea2", 2) if "idea2" not in st.bag else ("idea3", 3)
     st.team_cash -= cost
     st.bag.append(kind)
-    ev.append(Event(f"The Architect hides a {kind[-1]}-idea token in the bag (${cost}k).", "plan"))
+    ev.append(
+        Event(f"The Architect hides {with_article(kind[-1] + '-idea')} token in the bag (${cost}k).", "plan")
+    )
 
 
 def h_shell(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
@@ -1401,8 +1437,8 @@ HANDLERS: dict[str, Handler] = {
     "efficient": h_efficient, "hack": h_hack, "toss": h_toss, "done": h_done, "undo": h_undo,
     "take": h_take, "drop": h_drop, "give": h_give, "open": h_open, "escort": h_escort,
     "escape": h_escape, "slip": h_slip, "larceny": h_larceny, "vent": h_vent, "codes": h_codes,
-    "newplan": h_newplan, "replan": h_replan, "teamwork": h_teamwork, "run": h_run, "force": h_force,
+    "newplan": h_newplan, "replan": h_replan, "inspire": h_inspire, "teamwork": h_teamwork, "run": h_run, "force": h_force,
     "pinch": h_pinch, "scout": h_scout, "bribe": h_bribe, "payoff": h_payoff, "decoy": h_decoy,
     "npc": h_npc, "whisper": h_whisper, "consult": h_consult, "inside": h_inside, "swap": h_swap, "insert": h_insert, "bet": h_bet, "floorplan": h_floorplan, "shell": h_shell,
 }  # fmt: skip
-KNOWN = set(HANDLERS) | {"blab", "tip", "share", "handoff", "continue"}
+KNOWN = set(HANDLERS) | {"blab", "tip", "share", "handoff", "continue", "deck"}

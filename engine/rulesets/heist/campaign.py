@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import SetupError
+from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.content import load_content
 from engine.rulesets.heist.state import HeistState
 
@@ -23,6 +24,9 @@ UPGRADE_CHOICES = {
     "2a": "Upgrade skill 2 first; first listed pro cards",
     "2b": "Upgrade skill 2 first; second listed pro cards",
 }
+
+
+CURATOR_JEWEL_K = 4  # The Curator: what one jewel sells for, in $k
 
 
 def slug(name: str) -> str:
@@ -226,13 +230,15 @@ def level_up(member: dict[str, Any], choice: str = "1a") -> dict[str, Any]:
 
 def after_heist(st: HeistState) -> dict[str, Any]:
     """The record after a finished heist."""
-    from engine.rulesets.heist import rules as R
-
     r = normalise(st.campaign)
     r = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v) for k, v in r.items()}
     won = bool(st.result and st.result.winners)
     h = R.heist(st)
     r["cash"] = int(st.team_cash) + int(st.hauled.get("cash", 0)) + (h.reward_cash_k if won else 0)
+    if "the_curator" in st.fixers:
+        # Beauty is in the eyes of the buyer: every jewel got out, beyond those the job hands over, sells for $4k.
+        spare = int(st.hauled.get("jewel", 0)) - (h.objective.jewels if won else 0)
+        r["cash"] += CURATOR_JEWEL_K * max(0, spare)
     bet = sum(int(b[4:]) for b in st.bought if b.startswith("bet:"))
     if bet and won and all(p.status == "escaped" for p in st.players.values()):
         r["cash"] += 2 * bet  # the Bookie pays: the stake back and as much again
@@ -264,8 +270,11 @@ def after_heist(st: HeistState) -> dict[str, Any]:
         member["status"] = "jailed" if p.status == "busted" else "free"
         chars[key] = level_up(member, p.upgrade)
     if won and "breakout" in h.modules:
-        for m in chars.values():
-            m["status"] = "free"
+        # The breakout frees whoever sat in jail before this heist; whoever is Busted in it stays inside.
+        caught_now = {slug(p.nickname) for p in st.players.values() if p.status == "busted"}
+        for key, m in chars.items():
+            if key not in caught_now:
+                m["status"] = "free"
     r["characters"] = chars
     players = dict(r["players"])
     for member_id in sorted({str(m) for s, m in st.members.items() if s in st.seats and m is not None}):

@@ -170,12 +170,13 @@ class Effect:
     - ``place`` chit where: put an active ``chit`` from the supply on every tile matching ``where``.
     - ``reactivate`` chit where: matching subdued guards / unlocked locks / disabled cameras turn active.
     - ``ideas`` n who: every character matching ``who`` gains n ideas (negative n: loses them).
-    - ``gift`` who pay gain where optional: a character matching ``who`` may make ``pay`` (``noise``) to
-      give one new ``gain`` (``idea``) to ``where`` (``self`` or ``any_character``).
-    - ``transfer`` who where pay optional: characters matching ``who`` may pass their own ideas to a
+    - ``gift`` who pay where: a character matching ``who`` may make ``pay`` (``noise``) to give one new
+      💡 to ``where`` (``self`` or ``any_character``); a choice, never forced.
+    - ``transfer`` who where pay: characters matching ``who`` may pass their own ideas to a
       character matching ``where``, making ``pay`` (if set) once per idea passed.
-    - ``drop_loot`` who: matching characters drop their non-objective loot on a neighbouring tile without
-      a guard, or lose it if there is none.
+    - ``drop_loot`` who: matching characters drop every piece of loot the objective does not ask for (cash,
+      jewels, documents, USB key, keycard, item cards) on a neighbouring tile without a guard, or lose it if
+      there is none.
     - ``dogs`` n where toward steps: put n guard dogs on each ``where`` tile and move each up to ``steps``
       hexes toward ``toward``.
     - ``gates`` n: remove the tiles of the next n lockdown gates, A to D (n = 0: all that remain).
@@ -195,10 +196,8 @@ class Effect:
     min: int = 1
     per: str = ""
     pay: str = ""
-    gain: str = ""
     toward: str = ""
     steps: int = 0
-    optional: bool = False
     needs: str = ""
 
 
@@ -236,7 +235,7 @@ SELECTORS: dict[str, dict[str, str]] = {
         "character_adjacent_live_camera": "the tile of a character next to a live camera",
         "live_camera_adjacent_subdued_guard": "a live camera tile next to a subdued guard",
         "loot_tile": "a tile holding loot (the safe excepted)",
-        "kennel": "the kennel tile",
+        "kennel": "the kennel tile (none on the map: the tile next to an entrance farthest from the crew)",
         "next_to_entrance": "every building tile next to an entrance",
     },
     "per": {"crowded_entrance": "an entrance holding 2 or more characters"},
@@ -244,7 +243,7 @@ SELECTORS: dict[str, dict[str, str]] = {
         "nearest_character": "the nearest character",
         "nearest_loot": "the nearest tile holding loot",
         "fewest_ideas": "the player character with the fewest ideas",
-        "different_characters": "the nearest characters, a different one for each dog",
+        "different_characters": "the nearest characters, a different one for each dog (nearest first)",
     },
     "needs": {
         "previous": "the step before changed something",

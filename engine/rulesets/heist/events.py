@@ -1,7 +1,11 @@
 """What each event and crisis card does when it is resolved in the Event phase.
 
-Effects follow the card summaries in the content files. Where a card leaves a choice to the team, the
-choice made here is recorded in ``docs/rulings/heist.md``.
+The cards are driven by their data: every card's ``effects`` (the mini-language of
+:class:`engine.rulesets.heist.content.Effect`) run step by step through :data:`OPS`, and the selector
+words they name (``who``, ``where``, ``per``, ``toward``, ``needs``) are the functions in :data:`WHO`,
+:data:`WHERE`, :data:`PER` and :data:`NEEDS`. A card's data and its behaviour therefore cannot drift;
+a selector the code does not know is refused by the content test. Where a card leaves a choice to the
+team, the choice made here is recorded in ``docs/rulings/heist.md``.
 """
 
 from __future__ import annotations
@@ -10,20 +14,31 @@ from collections import deque
 from collections.abc import Callable
 
 from engine.core import Command, Event
+from engine.geometry import hexgrid as H
 from engine.rulesets.heist import rules as R
+from engine.rulesets.heist.content import Effect
 from engine.rulesets.heist.state import CAMERA, DOG, GUARD, LOCK, HeistState, Player
 
 GATES = ("gate_a", "gate_b", "gate_c", "gate_d")
-Effect = Callable[[HeistState, list[Event]], None]
+REPLAYED = "event:replayed"  # the active event is the last card discarded: alerts went past it
+Op = Callable[[HeistState, str, int, Effect, list[Event]], bool]
 
 
 def resolve(st: HeistState, card: str, ev: list[Event]) -> None:
-    """Apply one event or crisis card."""
-    fn = EFFECTS.get(card)
-    if fn is None:
-        ev.append(Event(f"{R.card_name(card)}: nothing happens here.", "event"))
-        return
-    fn(st, ev)
+    """Apply one event or crisis card, step by step as its data describes.
+
+    A step whose ``needs`` does not hold is skipped; ``needs: previous`` looks at whether the step before
+    changed anything.
+    """
+    changed = False
+    for i, eff in enumerate(R.C().events[card].effects):
+        if eff.needs and not NEEDS[eff.needs](st, changed):
+            ev.append(
+                Event(f"{R.card_name(card)}: {NEED_TEXT[eff.needs]}, so nothing more happens.", "event")
+            )
+            changed = False
+            continue
+        changed = OPS[eff.op](st, card, i, eff, ev)
 
 
 # --- helpers ------------------------------------------------------------------------------------------
@@ -50,6 +65,7 @@ def lose_idea(st: HeistState, p: Player, ev: list[Event], why: str) -> None:
     """The character loses 💡 (a Lucky Penny is discarded instead)."""
     if "lucky_penny" in p.items:
         p.items.remove("lucky_penny")
+        R.discard_item(st, "lucky_penny")
         ev.append(Event(f"{p.nickname} discards the Lucky Penny instead of losing 💡 ({why}).", "event"))
     elif p.ideas:
         p.ideas -= 1
@@ -77,84 +93,6 @@ def wake(st: HeistState, n: str, ev: list[Event]) -> int:
     return woke
 
 
-def add_to_bag(kind: str, n: int) -> Effect:
-    """An effect that puts ``n`` chits of ``kind`` from the supply into the security bag."""
-
-    def fn(st: HeistState, ev: list[Event]) -> None:
-        """Apply the effect."""
-        st.bag.extend([kind] * n)
-        ev.append(Event(f"{n} {kind} chit(s) go into the security bag.", "event"))
-
-    return fn
-
-
-def upgrade_bag(kind: str) -> Effect:
-    """An effect that swaps one ``kind`` chit in the bag for its elite (2x) version."""
-
-    def fn(st: HeistState, ev: list[Event]) -> None:
-        """Apply the effect."""
-        if kind in st.bag:
-            st.bag.remove(kind)
-            st.bag.append(kind + "2x")
-            ev.append(Event(f"One {kind} in the bag becomes an elite (2x) {kind}.", "event"))
-        else:
-            ev.append(Event(f"No {kind} is left in the bag to upgrade.", "event"))
-
-    return fn
-
-
-def alerts_if(st: HeistState, ev: list[Event], n: int, why: str) -> None:
-    """Raise ``n`` alerts for ``why``."""
-    for _ in range(n):
-        R.alert(st, ev, why)
-
-
-# --- the events ---------------------------------------------------------------------------------------
-
-
-def e2(st: HeistState, ev: list[Event]) -> None:
-    """Get Outta My Way!: two alerts per exit holding two or more characters."""
-    crowded = [e for e, ps in R.occupied(st).items() if e in R.exits(st) and len(ps) >= 2]
-    alerts_if(st, ev, 2 * len(crowded), "a crowded exit")
-
-
-def e3(st: HeistState, ev: list[Event]) -> None:
-    """Caught in a Reflection: an alert if any character is next to a live camera."""
-    if any(adjacent_to(st, p, CAMERA) for p in R.in_play(st)):
-        alerts_if(st, ev, 1, "caught on camera")
-
-
-def e4(st: HeistState, ev: list[Event]) -> None:
-    """Suspicious Guards: an alert if any character is next to an unsubdued guard."""
-    if any(adjacent_to(st, p, GUARD) for p in R.in_play(st)):
-        alerts_if(st, ev, 1, "a suspicious guard")
-
-
-def e5(st: HeistState, ev: list[Event]) -> None:
-    """Guard Locks Himself In: a lock on every guarded tile next to a character."""
-    for n in sorted({m for p in R.in_play(st) for m in near(st, p)}):
-        if R.guards(st, n):
-            R.place(st, n, LOCK)
-            ev.append(Event(f"The guard at {n} locks himself in.", "event"))
-
-
-def e7(st: HeistState, ev: list[Event]) -> None:
-    """Shadows in the Window: an alert if any character stands on an external tile."""
-    if any(p.pos in R.board(st).external for p in R.in_play(st)):
-        alerts_if(st, ev, 1, "a shadow in the window")
-
-
-def e8(st: HeistState, ev: list[Event]) -> None:
-    """Surveillance Reboot: disabled cameras next to another disabled camera come back on."""
-    off = [n for n in st.tiles if R.chits(st, n, CAMERA, active=False)]
-    back = [n for n in off if any(m in off for m in R.nbrs(st, n))]
-    for n in back:
-        for c in R.chits(st, n, CAMERA, active=False):
-            c.active = True
-        ev.append(Event(f"The camera at {n} reboots.", "event"))
-    powered_on(st, back, ev)
-
-
 def powered_on(st: HeistState, tiles: list[str], ev: list[Event]) -> None:
     """A camera powered back on raises ⚠ for each character on its tile."""
     occ = R.occupied(st)
@@ -163,95 +101,431 @@ def powered_on(st: HeistState, tiles: list[str], ev: list[Event]) -> None:
             R.alert(st, ev, f"a camera comes back on at {n}")
 
 
-def e9(st: HeistState, ev: list[Event]) -> None:
-    """Double Camera: a second camera on every live-camera tile next to a character."""
-    for n in sorted({m for p in R.in_play(st) for m in near(st, p)}):
-        if R.chits(st, n, CAMERA):
-            R.place(st, n, CAMERA)
-            ev.append(Event(f"A second camera appears at {n}.", "event"))
-
-
-def e10(st: HeistState, ev: list[Event]) -> None:
-    """Increased Suspicion: the guard alert, then the camera alert."""
-    e4(st, ev)
-    e3(st, ev)
-
-
-def e11(st: HeistState, ev: list[Event]) -> None:
-    """Oops! Re-locked: every unlocked lock next to a character locks again."""
-    for n in sorted({m for p in R.in_play(st) for m in near(st, p)}):
-        for c in R.chits(st, n, LOCK, active=False):
-            c.active = True
-            ev.append(Event(f"The lock at {n} clicks shut again.", "event"))
-
-
-def e12(st: HeistState, ev: list[Event]) -> None:
-    """Guard Starts Blabbing: characters on a subdued guard may trade 🔊 for 💡 (a team choice: ``blab``)."""
-    if blabbers(st):
-        ev.append(
-            Event("A subdued guard starts blabbing: characters on his tile may 'blab' (🔊 for 💡).", "event")
-        )
-
-
-def e13(st: HeistState, ev: list[Event]) -> None:
-    """Overwhelmed: characters next to two or more unhandled chits lose 💡."""
-    for p in inside(st):
-        n = sum(1 for m in near(st, p) for c in st.tiles[m].chits if c.active)
-        if n >= 2:
-            lose_idea(st, p, ev, "overwhelmed")
-
-
-def e14(st: HeistState, ev: list[Event]) -> None:
-    """Door Rattles: a guard on every locked tile next to a character."""
-    for n in sorted({m for p in R.in_play(st) for m in near(st, p)}):
-        if R.chits(st, n, LOCK):
-            R.place(st, n, GUARD)
-            ev.append(Event(f"A guard comes to check the door at {n}.", "event"))
-
-
-def e15(st: HeistState, ev: list[Event]) -> None:
-    """I Thought I Had Him: guards sharing a tile with a character wake up; then the team may ``tip``."""
-    woke = sum(wake(st, n, ev) for n in sorted(R.occupied(st)))
-    if woke:
-        st.flags.append("choice:tip")
-
-
-# --- team choices on the active event (phase "event") --------------------------------------------------------
-
-
-def blabbers(st: HeistState) -> list[Player]:
-    """Characters on a subdued guard who have not blabbed yet (Guard Starts Blabbing)."""
-    return [
-        p
-        for p in R.in_play(st)
-        if R.chits(st, p.pos, GUARD, active=False) and f"choice:blab:{p.seat}" not in st.flags
-    ]
-
-
 def sharers(st: HeistState, p: Player) -> list[Player]:
     """Characters on or next to ``p``'s tile (Stage Whisper)."""
     return [q for q in R.in_play(st) if q is not p and (q.pos == p.pos or q.pos in near(st, p))]
 
 
+def neighbours_of_characters(st: HeistState) -> list[str]:
+    """Every tile next to a character still in play, in name order."""
+    return sorted({m for p in R.in_play(st) for m in near(st, p)})
+
+
+def unhandled_around(st: HeistState, p: Player) -> int:
+    """Active security chits (guards, dogs, locks, cameras) on the tiles next to the character."""
+    return sum(1 for m in near(st, p) for c in st.tiles[m].chits if c.active)
+
+
+def alone(st: HeistState, p: Player) -> bool:
+    """True when no other character is on or next to the character's tile."""
+    return not any(q is not p and (q.pos == p.pos or q.pos in near(st, p)) for q in R.in_play(st))
+
+
+def near_guard_not_camera(st: HeistState, p: Player) -> bool:
+    """On or next to an unsubdued guard, but not on or next to a live camera (Their Word Against Yours)."""
+    around = [p.pos, *near(st, p)]
+    return not any(R.chits(st, m, CAMERA) for m in around) and any(R.guards(st, m) for m in around)
+
+
+# --- selectors: the words of the cards' data ------------------------------------------------------------
+
+WHO: dict[str, Callable[[HeistState, Player], bool]] = {
+    "any": lambda st, p: True,
+    "one": lambda st, p: True,
+    "adjacent_live_camera": lambda st, p: adjacent_to(st, p, CAMERA),
+    "adjacent_active_guard": lambda st, p: adjacent_to(st, p, GUARD),
+    "on_external_tile": lambda st, p: p.pos in R.board(st).external,
+    "on_subdued_guard": lambda st, p: bool(R.chits(st, p.pos, GUARD, active=False)),
+    "adjacent_two_unhandled": lambda st, p: not R.outdoors(st, p) and unhandled_around(st, p) >= 2,
+    "alone": alone,
+    "with_active_guard": lambda st, p: R.guards(st, p.pos) > 0,
+    "plans_unrevealed": lambda st, p: any(st.tiles[n].unknown for n in p.plans if n in st.tiles),
+    "indoor": lambda st, p: not R.outdoors(st, p),
+    "inside": lambda st, p: not R.outdoors(st, p),
+    "inside_low_ideas": lambda st, p: not R.outdoors(st, p) and p.ideas <= 2,
+    "near_guard_not_near_camera": near_guard_not_camera,
+}
+
+
+def who(st: HeistState, word: str) -> list[Player]:
+    """The characters in play a ``who`` word picks, in seat order."""
+    return [p for p in R.in_play(st) if WHO[word](st, p)]
+
+
+def _live_cameras_next_to_characters(st: HeistState) -> list[str]:
+    return [n for n in neighbours_of_characters(st) if R.chits(st, n, CAMERA)]
+
+
+def _disabled_cameras_in_pairs(st: HeistState) -> list[str]:
+    off = [n for n in sorted(st.tiles) if R.chits(st, n, CAMERA, active=False)]
+    return [n for n in off if any(m in off for m in R.nbrs(st, n))]
+
+
+WHERE: dict[str, Callable[[HeistState], list[str]]] = {
+    "active_guard_adjacent_character": lambda st: [
+        n for n in neighbours_of_characters(st) if R.guards(st, n)
+    ],
+    "disabled_camera_adjacent_disabled_camera": _disabled_cameras_in_pairs,
+    "live_camera_adjacent_character": _live_cameras_next_to_characters,
+    "lock_adjacent_character": lambda st: [
+        n for n in neighbours_of_characters(st) if R.chits(st, n, LOCK, active=False)
+    ],
+    "locked_lock_adjacent_character": lambda st: [
+        n for n in neighbours_of_characters(st) if R.chits(st, n, LOCK)
+    ],
+    "subdued_guard_with_character": lambda st: sorted(R.occupied(st)),
+    # One per character: two characters on one tile bring two guards.
+    "character_adjacent_live_camera": lambda st: [
+        p.pos for p in R.in_play(st) if adjacent_to(st, p, CAMERA) and not R.outdoors(st, p)
+    ],
+    "live_camera_adjacent_subdued_guard": lambda st: [
+        n
+        for n in sorted(st.tiles)
+        if R.chits(st, n, CAMERA) and any(R.chits(st, m, GUARD, active=False) for m in R.nbrs(st, n))
+    ],
+    "loot_tile": lambda st: [
+        n
+        for n in sorted(st.tiles)
+        if (st.tiles[n].loot or st.tiles[n].cash) and "safe" not in st.tiles[n].marks and R.alive(st, n)
+    ],
+    "kennel": lambda st: kennels(st)[:1] or kennel_stand_in(st),
+    "next_to_entrance": lambda st: sorted(
+        {m for e in R.exits(st) for m in R.nbrs(st, e) if m not in R.exits(st)}
+    ),
+}
+
+PER: dict[str, Callable[[HeistState], int]] = {
+    "crowded_entrance": lambda st: sum(
+        1 for e, ps in R.occupied(st).items() if e in R.exits(st) and len(ps) >= 2
+    ),
+}
+
+NEEDS: dict[str, Callable[[HeistState, bool], bool]] = {
+    "previous": lambda st, changed: changed,
+    "no_alert_past": lambda st, changed: REPLAYED not in st.flags,
+    "objective_met": lambda st, changed: R.objective_met(st),
+}
+NEED_TEXT = {
+    "previous": "the step before changed nothing",
+    "no_alert_past": "alerts already went past this card",
+    "objective_met": "the objective is not met yet",
+}
+
+# Choice targets of ``gift`` and ``transfer`` (``where``): who may receive, given the giver.
+TARGETS: dict[str, Callable[[HeistState, Player], list[Player]]] = {
+    "self": lambda st, p: [p],
+    "any_character": lambda st, p: [q for q in R.in_play(st) if q is not p],
+    "same_or_adjacent_character": lambda st, p: sharers(st, p),
+}
+
+
+# --- the steps ------------------------------------------------------------------------------------------
+
+
+def op_bag_add(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
+    """``bag_add``: chits from the supply go into the security bag."""
+    st.bag.extend([eff.chit] * eff.n)
+    ev.append(Event(f"{eff.n} {eff.chit} chit(s) go into the security bag.", "event"))
+    return True
+
+
+def op_bag_upgrade(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
+    """``bag_upgrade``: one chit in the bag becomes its elite (2x) version."""
+    if eff.chit not in st.bag:
+        ev.append(Event(f"No {eff.chit} is left in the bag to upgrade.", "event"))
+        return False
+    st.bag.remove(eff.chit)
+    st.bag.append(eff.chit + "2x")
+    ev.append(Event(f"One {eff.chit} in the bag becomes an elite (2x) {eff.chit}.", "event"))
+    return True
+
+
+def op_alert(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
+    """``alert``: n alerts per matching place (``per``), or n alerts if ``min`` characters match ``who``."""
+    met = len(who(st, eff.who)) >= eff.min if eff.who else True
+    count = eff.n * (PER[eff.per](st) if eff.per else int(met))
+    for _ in range(count):
+        R.alert(st, ev, R.card_name(card))
+    return count > 0
+
+
+def op_place(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
+    """``place``: an active chit from the supply on every tile ``where`` picks."""
+    spots = WHERE[eff.where](st)
+    for n in spots:
+        R.place(st, n, eff.chit)
+        ev.append(Event(f"A {eff.chit} appears at {n}.", "event"))
+    return bool(spots)
+
+
+def op_reactivate(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
+    """``reactivate``: subdued guards wake, unlocked locks shut, disabled cameras come back on."""
+    changed = False
+    for n in WHERE[eff.where](st):
+        if eff.chit == GUARD:
+            changed = wake(st, n, ev) > 0 or changed
+            continue
+        off = R.chits(st, n, eff.chit, active=False)
+        for c in off:
+            c.active = True
+        if off:
+            changed = True
+            ev.append(Event(f"The {eff.chit} at {n} is active again.", "event"))
+            if eff.chit == CAMERA:
+                powered_on(st, [n], ev)
+    return changed
+
+
+def op_ideas(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
+    """``ideas``: every matching character gains n 💡 (or loses them, never below zero)."""
+    hit = who(st, eff.who)
+    why = R.C().events[card].name
+    for p in hit:
+        if eff.n < 0:
+            for _ in range(-eff.n):
+                lose_idea(st, p, ev, why.lower())
+        else:
+            p.ideas += eff.n
+            ev.append(Event(f"{p.nickname} gains {'💡' * eff.n} ({why}).", "event"))
+    return bool(hit)
+
+
+def op_choice(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
+    """``gift`` / ``transfer``: the team may act on the card (see :func:`choice_commands`)."""
+    st.flags.append(f"choice:step:{i}")
+    return True
+
+
+def op_drop_loot(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
+    """``drop_loot`` (Fumble the Loot): matching characters drop every piece of loot the objective does
+    not ask for — cash, jewels, documents, USB key, keycard and item cards — onto the first neighbouring
+    tile without a guard (name order); with none, it is lost (a lost item card joins the shop)."""
+    keep = objective_loot(st)
+    changed = False
+    for p in who(st, eff.who):
+        pieces = [*(["cash"] if p.cash else []), *p.loot, *(f"item:{it}" for it in p.items)]
+        dropped = [x for x in pieces if x.removeprefix("item:") not in keep]
+        if not dropped:
+            continue
+        changed = True
+        spots = [
+            m for m in near(st, p) if not R.guards(st, m) and m not in R.exits(st) and not R.locked(st, m)
+        ]
+        for what in dropped:
+            if what == "cash":
+                amount, p.cash = p.cash, 0
+                if spots:
+                    st.tiles[spots[0]].cash += amount
+            elif what.startswith("item:"):
+                p.items.remove(what[5:])
+                if spots:
+                    st.tiles[spots[0]].loot.append(what)
+                else:
+                    R.discard_item(st, what[5:])
+            else:
+                p.loot.remove(what)
+                if spots:
+                    st.tiles[spots[0]].loot.append(what)
+        where = f"onto {spots[0]}" if spots else "and loses it"
+        ev.append(Event(f"{p.nickname} fumbles {', '.join(dropped)} {where}.", "event"))
+    return changed
+
+
+def objective_loot(st: HeistState) -> set[str]:
+    """The loot kinds the heist's objective asks for (Fumble the Loot keeps these)."""
+    o = R.heist(st).objective
+    keep = set()
+    if o.cash_k:
+        keep.add("cash")
+    if o.jewels:
+        keep.add("jewel")
+    if o.docs or o.special == "docs_in_hideout":
+        keep.add("docs")
+    return keep
+
+
+def op_dogs(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
+    """``dogs``: n guard dogs on every ``where`` tile, each running up to ``steps`` toward its goal."""
+    spots = WHERE[eff.where](st)
+    for k in spots:
+        goals = dog_goals(st, k, eff.toward, eff.n)
+        for j in range(eff.n):
+            R.place(st, k, DOG)
+            ev.append(Event(f"A guard dog is let out at {k}.", "dog"))
+            if goals[j]:
+                move_dog(st, k, goals[j], eff.steps, ev)
+    R.dogs_chase(st, ev)
+    return bool(spots)
+
+
+def dog_goals(st: HeistState, start: str, toward: str, n: int) -> list[set[str]]:
+    """Where each of ``n`` dogs let out at ``start`` runs to (an empty set: it stays)."""
+    chars = inside(st)
+    if toward == "nearest_loot":
+        goal = {m for m in st.tiles if (st.tiles[m].loot or st.tiles[m].cash) and R.alive(st, m)}
+    elif toward == "fewest_ideas" and chars:
+        fewest = min(p.ideas for p in chars)
+        goal = {p.pos for p in chars if p.ideas == fewest}
+    elif toward == "different_characters":
+        dist = dog_distances(st, start)
+        ranked = sorted(chars, key=lambda p: (dist.get(p.pos, 999), st.seats.index(p.seat)))
+        every = {p.pos for p in chars}
+        return [{ranked[j].pos} if j < len(ranked) else every for j in range(n)]
+    else:
+        goal = {p.pos for p in chars}
+    return [goal] * n
+
+
+def dog_distances(st: HeistState, start: str) -> dict[str, int]:
+    """Steps a dog needs from ``start`` to each tile it can reach (indoors, unlocked)."""
+    outs = R.exits(st)
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        cur = queue.popleft()
+        for m in R.nbrs(st, cur):
+            if m not in dist and m not in outs and not R.locked(st, m):
+                dist[m] = dist[cur] + 1
+                queue.append(m)
+    return dist
+
+
+def kennel_stand_in(st: HeistState) -> list[str]:
+    """Where kennel dogs come in on a map with no kennel (The Track): through the entrances.
+
+    The team picks (the rulebook lets the team settle any dog ambiguity), so the dog comes in on the
+    building tile next to an entrance farthest from the nearest character inside; ties in name order.
+    """
+    spots = WHERE["next_to_entrance"](st)
+    chars = inside(st)
+    if not spots:
+        return []
+    if not chars:
+        return spots[:1]
+
+    def nearest(n: str) -> int:
+        dist = dog_distances(st, n)
+        return min(dist.get(p.pos, 999) for p in chars)
+
+    return [max(spots, key=nearest)]  # the first farthest, in name order
+
+
+def op_gates(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
+    """``gates``: the next n lockdown gates shut (n = 0: every one left)."""
+    shut = 0
+    while next_gate(st) is not None and (eff.n == 0 or shut < eff.n):
+        close_gate(st, ev)
+        shut += 1
+    if not shut:
+        ev.append(Event("No lockdown gate is left to close.", "event"))
+    return shut > 0
+
+
+def op_gate_chit(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
+    """``gate_chit``: an active chit on the next lockdown gate still standing."""
+    n = next_gate(st)
+    if n is None:
+        return False
+    R.place(st, n, eff.chit)
+    ev.append(Event(f"A {eff.chit} appears on the gate at {n}.", "event"))
+    return True
+
+
+def op_panic(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
+    """``panic``: every non-player character turns to its panicked side."""
+    for npc in st.npcs:
+        npc.panic = True
+    ev.append(Event("Panic! Every non-player character panics for the rest of the heist.", "crisis"))
+    return bool(st.npcs)
+
+
+def op_escape(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
+    """``escape``: the alarm sounds (the Event phase ends in the escape)."""
+    ev.append(Event("The alarm is sounded.", "crisis"))
+    return True
+
+
+def op_nothing(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
+    """``nothing``: the card has no effect."""
+    ev.append(Event("Nothing else happens.", "event"))
+    return False
+
+
+def op_reinforcements(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
+    """``reinforcements``: see :func:`reinforcements`."""
+    return reinforcements(st, ev)
+
+
+def op_watchtower_sweep(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
+    """``watchtower_sweep``: see :func:`watchtower_sweep`."""
+    return watchtower_sweep(st, ev)
+
+
+OPS: dict[str, Op] = {
+    "bag_add": op_bag_add, "bag_upgrade": op_bag_upgrade, "alert": op_alert, "place": op_place,
+    "reactivate": op_reactivate, "ideas": op_ideas, "gift": op_choice, "transfer": op_choice,
+    "drop_loot": op_drop_loot, "dogs": op_dogs, "gates": op_gates, "gate_chit": op_gate_chit,
+    "reinforcements": op_reinforcements, "watchtower_sweep": op_watchtower_sweep, "panic": op_panic,
+    "escape": op_escape, "nothing": op_nothing,
+}  # fmt: skip
+
+
+# --- team choices on the active event (phase "event") --------------------------------------------------------
+
+
+def choice_verb(eff: Effect) -> str:
+    """The command a ``gift`` / ``transfer`` step is played with.
+
+    ``blab``: make the price for 💡 yourself; ``tip``: the team pays once for anyone's 💡; ``share``: pass
+    your 💡 to someone near, paying per 💡; ``handoff``: one character passes 💡 to others.
+    """
+    if eff.op == "gift":
+        return "blab" if eff.where == "self" else "tip"
+    return "handoff" if eff.who == "one" else "share"
+
+
+def open_steps(st: HeistState) -> list[tuple[int, Effect]]:
+    """The active card's choice steps still open, with their index."""
+    if not st.active_event:
+        return []
+    steps = R.C().events[st.active_event].effects
+    return [(i, e) for i, e in enumerate(steps) if f"choice:step:{i}" in st.flags]
+
+
+def price_text(eff: Effect) -> str:
+    """What a choice costs, in symbols."""
+    return " (🔊)" if eff.pay == "noise" else ""
+
+
+def step_commands(st: HeistState, p: Player, i: int, eff: Effect) -> list[Command]:
+    """What ``p`` may do with one open choice step."""
+    verb = choice_verb(eff)
+    if not WHO[eff.who](st, p):
+        return []
+    if verb == "blab":
+        if f"choice:done:{i}:{p.seat}" in st.flags:
+            return []
+        return [Command("blab", (), f"Make 🔊 to gain 💡 ({R.C().events[st.active_event].name})")]
+    if verb == "tip":
+        return [Command("tip", (q.seat,), f"Pay 🔊 to give {q.nickname} 💡") for q in R.in_play(st)]
+    if not p.ideas:
+        return []
+    if verb == "handoff":
+        giver = next((f.split(":")[3] for f in st.flags if f.startswith(f"choice:giver:{i}:")), None)
+        if giver not in (None, p.seat):
+            return []
+    return [
+        Command(verb, (q.seat,), f"Give {q.nickname} one of your 💡{price_text(eff)}")
+        for q in TARGETS[eff.where](st, p)
+    ]
+
+
 def choice_commands(st: HeistState, p: Player) -> list[Command]:
     """What ``p`` may do with the active event now; always ``continue``."""
-    card = st.active_event
     out: list[Command] = []
     if p.status == "in":
-        if card == "12" and p in blabbers(st):
-            out.append(Command("blab", (), "Listen to the guard: 🔊 for 💡"))
-        if card == "15" and "choice:tip" in st.flags:
-            out += [Command("tip", (q.seat,), f"Pay 🔊 to give {q.nickname} 💡") for q in R.in_play(st)]
-        if card == "17" and p.ideas:
-            out += [Command("share", (q.seat,), f"Whisper 💡 to {q.nickname} (🔊)") for q in sharers(st, p)]
-        if card == "24" and p.ideas:
-            giver = next((f.split(":")[2] for f in st.flags if f.startswith("choice:handoff:")), None)
-            if giver in (None, p.seat):
-                out += [
-                    Command("handoff", (q.seat,), f"Give {q.nickname} 💡")
-                    for q in R.in_play(st)
-                    if q is not p
-                ]
+        for i, eff in open_steps(st):
+            out += step_commands(st, p, i, eff)
     out.append(Command("continue", (), "Go on with the Event phase"))
     return out
 
@@ -261,143 +535,37 @@ def choices_open(st: HeistState) -> bool:
     return any(any(c.verb != "continue" for c in choice_commands(st, p)) for p in R.in_play(st))
 
 
-def play_choice(st: HeistState, p: Player, cmd: Command, ev: list[Event]) -> None:
-    """Play a team choice on the active event (``continue`` resumes the Event phase)."""
+def play_choice(st: HeistState, p: Player, cmd: Command, ev: list[Event]) -> bool:
+    """Play a team choice on the active event; True when the Event phase goes on now.
+
+    ``continue`` goes on at once; so does the last choice the card offers.
+    """
     if cmd.verb == "continue":
         ev.append(Event(f"{p.nickname}: on with the Event phase.", "event"))
-        R.finish_event_phase(st, ev)
-        return
-    if cmd.verb == "blab":
-        st.flags.append(f"choice:blab:{p.seat}")
+        return True
+    i, eff = next((i, e) for i, e in open_steps(st) if choice_verb(e) == cmd.verb)
+    if eff.pay == "noise":
         R.make_noise(st, 1, ev)
+    if cmd.verb == "blab":
+        st.flags.append(f"choice:done:{i}:{p.seat}")
         p.ideas += 1
-        ev.append(Event(f"{p.nickname} listens to the blabbing guard (🔊) and gains 💡.", "event"))
+        ev.append(Event(f"{p.nickname} makes 🔊 and gains 💡.", "event"))
     elif cmd.verb == "tip":
         q = st.players[cmd.args[0]]
-        st.flags.remove("choice:tip")
-        R.make_noise(st, 1, ev)
+        st.flags.remove(f"choice:step:{i}")  # once for the team
         q.ideas += 1
         ev.append(Event(f"The team pays 🔊 and {q.nickname} gains 💡.", "event"))
-    elif cmd.verb == "share":
-        q = st.players[cmd.args[0]]
-        R.make_noise(st, 1, ev)
-        p.ideas -= 1
-        q.ideas += 1
-        ev.append(Event(f"{p.nickname} whispers 💡 to {q.nickname} (🔊).", "event"))
     else:
         q = st.players[cmd.args[0]]
-        st.flags.append(f"choice:handoff:{p.seat}")
+        if cmd.verb == "handoff" and f"choice:giver:{i}:{p.seat}" not in st.flags:
+            st.flags.append(f"choice:giver:{i}:{p.seat}")
         p.ideas -= 1
         q.ideas += 1
-        ev.append(Event(f"{p.nickname} hands 💡 to {q.nickname}.", "event"))
-    if not choices_open(st):
-        R.finish_event_phase(st, ev)
+        ev.append(Event(f"{p.nickname} passes 💡 to {q.nickname}{price_text(eff)}.", "event"))
+    return not choices_open(st)
 
 
-def e16(st: HeistState, ev: list[Event]) -> None:
-    """Cameras Rotate: one alert per character next to a live camera, at most two."""
-    seen = sum(1 for p in R.in_play(st) if adjacent_to(st, p, CAMERA))
-    alerts_if(st, ev, min(seen, 2), "rotating cameras")
-
-
-def e18(st: HeistState, ev: list[Event]) -> None:
-    """Moment of Doubt: characters with nobody on or next to their tile lose 💡."""
-    ps = R.in_play(st)
-    for p in ps:
-        if not any(q is not p and (q.pos == p.pos or q.pos in near(st, p)) for q in ps):
-            lose_idea(st, p, ev, "a moment of doubt")
-
-
-def e19(st: HeistState, ev: list[Event]) -> None:
-    """Hey You!: a guard on the tile of every character next to a live camera."""
-    for p in R.in_play(st):
-        if adjacent_to(st, p, CAMERA) and not R.outdoors(st, p):
-            R.place(st, p.pos, GUARD)
-            ev.append(Event(f"A guard comes for {p.nickname} at {p.pos}.", "event"))
-
-
-def e20(st: HeistState, ev: list[Event]) -> None:
-    """Hurry Up!: characters sharing a tile with a guard lose 💡."""
-    for p in R.in_play(st):
-        if R.guards(st, p.pos):
-            lose_idea(st, p, ev, "hurry up")
-
-
-def e21(st: HeistState, ev: list[Event]) -> None:
-    """Fear of the Unknown: characters with planned tiles still unknown lose 💡."""
-    for p in R.in_play(st):
-        if any(st.tiles[n].unknown for n in p.plans if n in st.tiles):
-            lose_idea(st, p, ev, "fear of the unknown")
-
-
-def e22(st: HeistState, ev: list[Event]) -> None:
-    """Fumble the Loot: indoor characters drop loot the objective does not need."""
-    needed = R.heist(st).objective
-    for p in inside(st):
-        keep_jewels = needed.jewels > 0
-        keep_cash = needed.cash_k > 0
-        dropped = []
-        if p.cash and not keep_cash:
-            dropped.append("cash")
-        if not keep_jewels:
-            dropped += [x for x in p.loot if x == "jewel"]
-        if not dropped:
-            continue
-        spots = [
-            m for m in near(st, p) if not R.guards(st, m) and m not in R.exits(st) and not R.locked(st, m)
-        ]
-        for what in dropped:
-            if what == "cash":
-                amount, p.cash = p.cash, 0
-                if spots:
-                    st.tiles[spots[0]].cash += amount
-            else:
-                p.loot.remove(what)
-                if spots:
-                    st.tiles[spots[0]].loot.append(what)
-        where = f"onto {spots[0]}" if spots else "and loses it"
-        ev.append(Event(f"{p.nickname} fumbles {', '.join(dropped)} {where}.", "event"))
-
-
-def e23(st: HeistState, ev: list[Event]) -> None:
-    """Ties Broke!: subdued guards sharing a tile with a character wake up."""
-    for n in sorted(R.occupied(st)):
-        wake(st, n, ev)
-
-
-def a2(st: HeistState, ev: list[Event]) -> None:
-    """Where is He?: a guard on every live-camera tile next to a subdued guard."""
-    for n in sorted(st.tiles):
-        if R.chits(st, n, CAMERA) and any(R.chits(st, m, GUARD, active=False) for m in R.nbrs(st, n)):
-            R.place(st, n, GUARD)
-            ev.append(Event(f"A guard takes the camera post at {n}.", "event"))
-
-
-def a4(st: HeistState, ev: list[Event]) -> None:
-    """Their Word Against Yours: characters near a guard but no live camera lose 💡."""
-    for p in R.in_play(st):
-        around = [p.pos, *near(st, p)]
-        if not any(R.chits(st, m, CAMERA) for m in around) and any(R.guards(st, m) for m in around):
-            lose_idea(st, p, ev, "their word against yours")
-
-
-def m2(st: HeistState, ev: list[Event]) -> None:
-    """Confidence in the Plan: characters inside with 💡💡 or less gain 💡💡."""
-    for p in inside(st):
-        if p.ideas <= 2:
-            p.ideas += 2
-            ev.append(Event(f"{p.nickname} gains 💡💡 from confidence in the plan.", "event"))
-
-
-def m3(st: HeistState, ev: list[Event]) -> None:
-    """Just Like We Planned It: if the objective holds, characters inside gain 💡."""
-    if R.objective_met(st):
-        for p in inside(st):
-            p.ideas += 1
-        ev.append(Event("Just as planned: everyone inside gains 💡.", "event"))
-
-
-# --- gates, dogs, reinforcements, watchtowers -----------------------------------------------------------
+# --- gates, dogs, reinforcements, watchtowers, scenario NPCs ------------------------------------------------
 
 
 def next_gate(st: HeistState) -> str | None:
@@ -433,36 +601,6 @@ def close_gate(st: HeistState, ev: list[Event]) -> None:
     for npc in st.npcs:
         if npc.pos == n and npc.status == "in":
             npc.status = "busted"
-
-
-def g1(st: HeistState, ev: list[Event]) -> None:
-    """Shut the Gate!: close the next lockdown gate."""
-    close_gate(st, ev)
-
-
-def g2(st: HeistState, ev: list[Event]) -> None:
-    """More Gates Shut!!: close the next two lockdown gates."""
-    close_gate(st, ev)
-    close_gate(st, ev)
-
-
-def gate_chit(kind: str) -> Effect:
-    """An effect that puts a ``kind`` chit on the next lockdown gate still standing."""
-
-    def fn(st: HeistState, ev: list[Event]) -> None:
-        """Apply the effect."""
-        n = next_gate(st)
-        if n is not None:
-            R.place(st, n, kind)
-            ev.append(Event(f"A {kind} appears on the gate at {n}.", "event"))
-
-    return fn
-
-
-def z2(st: HeistState, ev: list[Event]) -> None:
-    """Full Lockdown!!: close every lockdown gate (the escape follows)."""
-    while next_gate(st) is not None:
-        close_gate(st, ev)
 
 
 def indoor_path(st: HeistState, start: str, goals: set[str]) -> list[str]:
@@ -503,55 +641,7 @@ def kennels(st: HeistState) -> list[str]:
     return [n for n in sorted(st.tiles) if "kennel" in st.tiles[n].marks and R.alive(st, n)]
 
 
-def dog_from_kennel(target: str) -> Effect:
-    """An effect that lets a dog out of the kennel and runs it toward ``target``."""
-
-    def fn(st: HeistState, ev: list[Event]) -> None:
-        """Apply the effect."""
-        for k in kennels(st)[:1]:
-            R.place(st, k, DOG)
-            ev.append(Event(f"A guard dog is let out at {k}.", "dog"))
-            chars = inside(st)
-            if target == "loot":
-                goals = {n for n in st.tiles if (st.tiles[n].loot or st.tiles[n].cash) and R.alive(st, n)}
-            elif target == "fearful" and chars:
-                fewest = min(p.ideas for p in chars)
-                goals = {p.pos for p in chars if p.ideas == fewest}
-            else:
-                goals = {p.pos for p in chars}
-            if goals:
-                move_dog(st, k, goals, 3, ev)
-        R.dogs_chase(st, ev)
-
-    return fn
-
-
-def c6(st: HeistState, ev: list[Event]) -> None:
-    """Release the Hounds!: a dog next to every exit, each running toward the nearest character."""
-    spots = sorted({m for e in R.exits(st) for m in R.nbrs(st, e) if m not in R.exits(st)})
-    goals = {p.pos for p in inside(st)}
-    for n in spots:
-        R.place(st, n, DOG)
-        ev.append(Event(f"A guard dog is released at {n}.", "dog"))
-        if goals:
-            move_dog(st, n, goals, 3, ev)
-    R.dogs_chase(st, ev)
-
-
-def c7(st: HeistState, ev: list[Event]) -> None:
-    """Empty the Kennel!: three dogs from the kennel, each after a different character."""
-    for k in kennels(st)[:1]:
-        chars = inside(st)
-        for i in range(3):
-            R.place(st, k, DOG)
-            if chars:
-                target = chars[i % len(chars)]
-                move_dog(st, k, {target.pos}, 3, ev)
-        ev.append(Event(f"The kennel at {k} empties: three dogs are out.", "dog"))
-    R.dogs_chase(st, ev)
-
-
-def c1(st: HeistState, ev: list[Event]) -> None:
+def reinforcements(st: HeistState, ev: list[Event]) -> bool:
     """Reinforcements: every reinforcements token wakes its neighbours and leaves two guards."""
     spots = [n for n in sorted(st.tiles) if "reinforcements" in st.tiles[n].marks and R.alive(st, n)]
     for n in spots:
@@ -573,9 +663,10 @@ def c1(st: HeistState, ev: list[Event]) -> None:
         ev.append(
             Event(f"Reinforcements storm in at {n}: guards wake, locks shut, cameras come on.", "crisis")
         )
+    return bool(spots)
 
 
-def c2(st: HeistState, ev: list[Event]) -> None:
+def watchtower_sweep(st: HeistState, ev: list[Event]) -> bool:
     """Watchtower Sweep: a tower with a character on it is taken out; the others send guards along their lines."""
     b = R.board(st)
     towers = [n for n in sorted(st.tiles) if "watchtower" in st.tiles[n].marks and R.alive(st, n)]
@@ -584,6 +675,7 @@ def c2(st: HeistState, ev: list[Event]) -> None:
         if n in occ:
             st.tiles[n].marks.remove("watchtower")
             ev.append(Event(f"The watchtower at {n} is taken out by the crew on it.", "crisis"))
+    before = towers
     towers = [n for n in towers if "watchtower" in st.tiles[n].marks]
     hit: set[str] = set()
     for n in towers:
@@ -594,32 +686,7 @@ def c2(st: HeistState, ev: list[Event]) -> None:
     for m in sorted(hit):
         R.place(st, m, GUARD)
         ev.append(Event(f"The watchtower spots movement at {m}: a guard is sent.", "crisis"))
-
-
-def c4(st: HeistState, ev: list[Event]) -> None:
-    """Lock the Goods!: a lock on every tile with loot (not the safe)."""
-    for n in sorted(st.tiles):
-        t = st.tiles[n]
-        if (t.loot or t.cash) and "safe" not in t.marks and R.alive(st, n):
-            R.place(st, n, LOCK)
-            ev.append(Event(f"The goods at {n} are locked away.", "crisis"))
-
-
-def c5(st: HeistState, ev: list[Event]) -> None:
-    """Panic!: every non-player character panics."""
-    for npc in st.npcs:
-        npc.panic = True
-    ev.append(Event("Panic! Every non-player character panics for the rest of the heist.", "crisis"))
-
-
-def z1(st: HeistState, ev: list[Event]) -> None:
-    """Sound the Alarm!: the escape follows."""
-    ev.append(Event("The alarm is sounded.", "crisis"))
-
-
-def nothing(st: HeistState, ev: list[Event]) -> None:
-    """A card with no effect the game resolves."""
-    ev.append(Event("Nothing else happens.", "event"))
+    return bool(hit) or len(towers) < len(before)
 
 
 def end_of_event_phase(st: HeistState, ev: list[Event]) -> None:
@@ -640,8 +707,6 @@ def moving_npcs(st: HeistState, ev: list[Event]) -> None:
         if npc.status != "in" or npc.active:
             continue
         if "mayor_moves" in rules:
-            from engine.geometry import hexgrid as H
-
             to = b.name(H.step(b.cells[npc.pos], "e"))
             if to and R.alive(st, to) and not R.locked(st, to):
                 npc.pos = to
@@ -707,15 +772,3 @@ def _steps_to(st: HeistState, goals: set[str]) -> dict[str, int]:
                 dist[m] = dist[cur] + 1
                 queue.append(m)
     return dist
-
-
-EFFECTS = {
-    "1": add_to_bag(CAMERA, 3), "2": e2, "3": e3, "4": e4, "5": e5, "6": add_to_bag(LOCK, 2), "7": e7,
-    "8": e8, "9": e9, "10": e10, "11": e11, "12": e12, "13": e13, "14": e14, "15": e15, "16": e16,
-    "17": nothing, "18": e18, "19": e19, "20": e20, "21": e21, "22": e22, "23": e23, "24": nothing,
-    "A1": e19, "A2": a2, "A3": e23, "A4": a4, "B1": upgrade_bag(CAMERA), "B2": upgrade_bag(LOCK),
-    "B3": upgrade_bag(GUARD), "D1": dog_from_kennel("character"), "D2": dog_from_kennel("loot"),
-    "D3": dog_from_kennel("fearful"), "G1": g1, "G2": g2, "G3": gate_chit(LOCK), "G4": gate_chit(GUARD),
-    "M1": nothing, "M2": m2, "M3": m3, "C1": c1, "C2": c2, "C3": g1, "C4": c4, "C5": c5, "C6": c6,
-    "C7": c7, "Z1": z1, "Z2": z2,
-}  # fmt: skip

@@ -26,13 +26,15 @@ HELP: dict[str, str] = {
         "Every 🔊 moves the noise marker one space. Landing on an alert space raises ⚠; once the marker is on the "
         "final slot, every further 🔊 raises ⚠. ⚠ discards the top event card; a crisis that surfaces is queued and always happens. "
         "Each Event phase resolves the top event, then the queued crises in order. When the event offers the crew "
-        "something (blab, tip, share, handoff), the phase waits until someone types 'continue'."
+        "something (blab, tip, share, handoff), the phase waits until someone types 'continue'. The deck is face up: "
+        "'deck' lists every card left in it, top first, at any time."
     ),
     "escape": (
         "When the escape starts, every hidden chit is revealed. Each character still inside types 'run' (or "
         "'run via <hex>' to pick up loot on the way). Escape moves ignore plans and cameras; locks block; leaving "
         "a hex with an unsubdued guard costs one extra move per guard. Leftover 💡 pay for moves; the rest must "
-        "be rolled on one die, or you are Busted and your loot stays where you stood."
+        "be rolled on one die, or you are Busted and your loot stays where you stood. 'take', 'drop' and 'give' "
+        "stay open in the escape."
     ),
     "loot": (
         "'take <loot>' picks loot up from your hex, 'drop <loot>' leaves it, 'give <loot> <seat>' hands it to a "
@@ -46,6 +48,7 @@ HELP: dict[str, str] = {
     "campaign": (
         "The crew record (cash, fixers, items, named characters and their levels) carries over on this server. "
         "After every heist each character levels up (level 2: a pro skill, 3: a pro character, 4: the other "
-        "skill). Busted characters go to jail until a County Jail heist is won."
+        "skill). Busted characters go to jail. A County Jail heist breaks them out: jailed crew start in the "
+        "cells, and the job is won when one character who was in the cells (started there or broke in) gets out."
     ),
 }

@@ -149,16 +149,23 @@ def play(st: HeistState, args: tuple[str, ...], ev: list[Event]) -> None:
         npc.left = npc.left[:i] + npc.left[i + 1 :]
         if sub == "move":
             step(st, npc, args[1], ev)
-        elif sub == "unlock":
-            for c in R.chits(st, args[1], LOCK):
-                c.active = False
-            ev.append(Event(f"The {npc.kind} unlocks {args[1]}.", "npc"))
-        elif sub == "subdue":
-            R.chits(st, args[1], GUARD)[0].active = False
-            ev.append(Event(f"The {npc.kind} subdues the guard at {args[1]}.", "npc"))
-        elif sub == "disable":
-            R.chits(st, args[1], CAMERA)[0].active = False
-            ev.append(Event(f"The {npc.kind} disables the camera at {args[1]}.", "npc"))
+        elif sub in ("unlock", "subdue", "disable"):
+            kind = {"unlock": LOCK, "subdue": GUARD, "disable": CAMERA}[sub]
+            chit = R.chits(st, args[1], kind)[0]
+            if R.hit_chit(chit):  # an elite chit needs two in one round, as for anyone
+                done = {
+                    "unlock": "unlocks",
+                    "subdue": "subdues the guard at",
+                    "disable": "disables the camera at",
+                }
+                ev.append(Event(f"The {npc.kind} {done[sub]} {args[1]}.", "npc"))
+            else:
+                ev.append(
+                    Event(
+                        f"The {npc.kind} works on the elite {chit.kind} at {args[1]} (one more this round).",
+                        "npc",
+                    )
+                )
         elif sub == "reveal":
             R.draw(st, args[1], ev, f"The {npc.kind} reveals")
         else:
@@ -176,9 +183,11 @@ def step(st: HeistState, npc: Npc, to: str, ev: list[Event]) -> None:
     if to in R.exits(st):
         escaped(st, npc, ev)
         return
+    R.lift_remote_locks(st, to, ev)  # a server opens for the NPC as for anyone
     for m in R.nbrs(st, to):
         if st.tiles[m].unknown:
             R.draw(st, m, ev, "Auto-reveal at")
+    R.dogs_chase(st, ev)
 
 
 def give(st: HeistState, p: Player, what: str, ev: list[Event]) -> None:
@@ -270,12 +279,15 @@ def start_round(st: HeistState, ev: list[Event]) -> list[int]:
 
 
 def end_of_actions(st: HeistState, ev: list[Event]) -> None:
-    """End of the Action phase: an unfinished NPC action is paid; squirrely hostages and talkative guides."""
+    """End of the Action phase: an unfinished NPC action is paid; squirrely hostages and talkative guides.
+
+    Only active NPCs act: a hostage nobody has taken yet (the Mayor too) does nothing until taken.
+    """
     here = [p for p in R.in_play(st) if p.pos]
     for npc in st.npcs:
-        if npc.status != "in":
+        if npc.status != "in" or not npc.active:
             continue
-        if npc.active and not npc.done:
+        if not npc.done:
             finish(st, npc, ev)
         together = any(p.pos == npc.pos for p in here)
         if npc.kind == "hostage" and here and not together:

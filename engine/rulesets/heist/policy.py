@@ -19,7 +19,7 @@ VERB_WEIGHTS = {
     "efficient": 2, "hack": 6, "toss": 0, "done": 1, "undo": 0, "take": 40, "drop": 0, "give": 0, "open": 30,
     "escort": 40, "escape": 0, "slip": 2, "larceny": 0, "vent": 0, "codes": 1, "newplan": 0, "replan": 0,
     "teamwork": 0, "run": 5, "force": 8, "pinch": 2, "continue": 10, "blab": 6, "tip": 2, "share": 1,
-    "handoff": 2,
+    "handoff": 2, "inspire": 2, "deck": 0,
 }  # fmt: skip
 
 
@@ -75,7 +75,7 @@ def job_done(st: HeistState) -> bool:
     if o.safe and "safe_open" not in st.flags:
         return False
     if o.characters_escape:
-        return any("been_inside" in p.used for p in R.in_play(st))
+        return any(R.counts_for_breakout(st, p) for p in R.in_play(st))
     return True
 
 
@@ -86,6 +86,9 @@ def goals_for(st: HeistState, p: Player) -> set[str]:
     carrying = bool(set(p.loot) & need) or (p.cash > 0 and "cash" in need)
     if carrying or len(st.deck) <= 6:  # loot in hand, or the alarm is near: head out
         return outs
+    if R.heist(st).objective.characters_escape:  # a jail heist: break in to the cells, then out
+        cells = set(R.cells(st))
+        return outs if R.counts_for_breakout(st, p) or not cells else cells
     targets = {
         n
         for n, t in st.tiles.items()

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.board_marks import SEAT_TEXT, unique_tags
+from engine.grammar import plural
+from engine.rulesets.heist import npcs as N
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.state import HeistState, Player
 from engine.scene import Panel, PanelUnit, Scene, Tile, Token
@@ -58,8 +61,6 @@ def player_view(st: HeistState, p: Player) -> dict[str, Any]:
 
 def npc_view(st: HeistState, npc: Any) -> dict[str, Any]:
     """A non-player character as anyone may see it, with its options when it has an action to choose."""
-    from engine.rulesets.heist import npcs as N
-
     out: dict[str, Any] = {
         "kind": npc.kind, "pos": npc.pos, "panic": npc.panic, "taken_by": npc.escort or None,
         "status": npc.status, "active": npc.active, "die": npc.die or None, "ideas": npc.ideas,
@@ -97,14 +98,43 @@ def view(st: HeistState, seat: str | None) -> dict[str, Any]:
     }  # fmt: skip
 
 
+MARK_MEANING = {
+    "SF": "safe", "KN": "kennel", "WT": "watchtower", "RE": "reinforcements", "GA": "gate A", "GB": "gate B",
+    "GC": "gate C", "GD": "gate D", "SX": "server X", "SY": "server Y", "RX": "remote lock X",
+    "RY": "remote lock Y", "KD": "keycard door", "*": "story tile",
+}  # fmt: skip
+CHIT_NAME = {"guard": "guard", "dog": "dog", "lock": "lock", "camera": "camera"}
+LOOT_NAME = {"jewel": "jewel", "docs": "documents", "usb": "USB stick", "keycard": "keycard"}
+NPC_FILL = "#ffffff"
+CASH_FILL = "#27ae60"
+
+
+def pawn_tags(st: HeistState) -> dict[str, str]:
+    """A unique tag per seat for its pawn: the player's initials (two letters) where free."""
+    cands = []
+    for s in st.seats:
+        words = [w for w in st.players[s].nickname.split() if w[:1].isalnum()] or [s]
+        first = (words[0][0] + (words[1][0] if len(words) > 1 else words[0][1:2])).upper()
+        cands.append((s, (first, words[0][:2].title(), s.upper())))
+    return unique_tags(cands)
+
+
+def seat_colours(st: HeistState) -> dict[str, str]:
+    """Each seat's colour on the board (colour-blind safe, distinct)."""
+    return {s: R.COLOURS[s] for s in st.seats}
+
+
 def scene(st: HeistState, seat: str | None) -> Scene:
-    """The hex map: tiles, chits, loot, planning tokens per colour, characters; side panel with the round state."""
+    """The hex map: tiles, chits, loot, planning tokens per colour, characters as large pawns with their
+    player's initials; the panel with the round state and a legend of every mark drawn."""
     b = R.board(st)
     tiles = []
+    marks_drawn: dict[str, str] = {}
     for n in sorted(b.tiles):
         mt = b.tiles[n]
         if mt.kind == "tunnel" and n not in st.exits:
             tiles.append(Tile(b.cells[n], "#2a2418", "T"))
+            marks_drawn["T"] = "T: tunnel"
             continue
         if not R.alive(st, n):
             continue
@@ -112,13 +142,20 @@ def scene(st: HeistState, seat: str | None) -> Scene:
         t = st.tiles[n]
         if t.unknown:
             fill = TILE_FILL["security"]
-        mark = "?" if t.unknown else " ".join(MARK_LABEL[m] for m in t.marks if m in MARK_LABEL)
+        labels = [MARK_LABEL[m] for m in t.marks if m in MARK_LABEL]
+        mark = "?" if t.unknown else " ".join(labels)
         if n in R.exits(st):
             mark = "EXIT"
+        for lab in ["?"] if t.unknown else ["EXIT"] if n in R.exits(st) else labels:
+            marks_drawn[lab] = {"?": "?: unknown security tile", "EXIT": "EXIT: a way out"}.get(
+                lab, f"{lab}: {MARK_MEANING.get(lab, lab)}"
+            )
         tiles.append(Tile(b.cells[n], fill, mark))
     for gap in sorted(st.doors):
         tiles.append(Tile(R.cell_of(st, gap), TILE_FILL["entrance"], "EXIT"))
+        marks_drawn["EXIT"] = "EXIT: a way out"
     tokens: list[Token] = []
+    drawn: dict[str, tuple[str, str]] = {}
     for n in sorted(st.tiles):
         if not R.alive(st, n):
             continue
@@ -129,25 +166,37 @@ def scene(st: HeistState, seat: str | None) -> Scene:
             tokens.append(
                 Token(cell, label + ("2" if c.elite else ""), on if c.active else off, "circle", small=True)
             )
+            drawn[c.kind] = (on, f"{label} {CHIT_NAME[c.kind]} ({label}2: elite)")
+            if not c.active:
+                drawn[f"off:{off}"] = (off, "grey: dealt with")
         if t.cash:
-            tokens.append(Token(cell, f"${t.cash}", "#27ae60", "square", small=True))
+            tokens.append(Token(cell, f"${t.cash}", CASH_FILL, "square", small=True))
+            drawn["cash"] = (CASH_FILL, "$n: cash ($1k each)")
         for item in t.loot:
             label, colour = LOOT_STYLE.get(item, ("I", "#9b59b6"))
             tokens.append(Token(cell, label, colour, "diamond", text_fill="#000000", small=True))
+            drawn[f"loot:{label}"] = (colour, f"{label}: {LOOT_NAME.get(item, item)}")
+    colours = seat_colours(st)
     for s in st.seats:
         p = st.players[s]
         for n in p.plans:
             if n in b.cells and R.alive(st, n):
-                tokens.append(Token(b.cells[n], "", R.COLOURS[s], "hex", small=True))
+                tokens.append(Token(b.cells[n], "", colours[s], "hex", small=True))
     for npc in st.npcs:
         if npc.status == "in":
-            tokens.append(Token(R.cell_of(st, npc.pos), "N", "#ffffff", "circle", text_fill="#000000"))
+            tokens.append(Token(R.cell_of(st, npc.pos), "N", NPC_FILL, "circle", text_fill="#000000"))
+            drawn["npc"] = (NPC_FILL, f"N: {npc.kind} (a non-player character)")
+    tags = pawn_tags(st)
     units = []
     for s in st.seats:
         p = st.players[s]
         if p.pos and p.status == "in":
             ring = "#ffffff" if not p.done and st.phase == "action" else None
-            tokens.append(Token(R.cell_of(st, p.pos), s[1], R.COLOURS[s], "circle", ring=ring))
+            tokens.append(
+                Token(R.cell_of(st, p.pos), tags[s], colours[s], "circle", text_fill=SEAT_TEXT, ring=ring)
+            )
+            if ring:
+                drawn["ring"] = (ring, "white ring: still to act")
         detail = f"die {p.die or '-'} · 💡{p.ideas}"
         if p.action:
             detail += f" · {p.action}{' ' + R.sym(p.left) if p.left else ''}{' ✓' if p.done else ''}"
@@ -155,7 +204,7 @@ def scene(st: HeistState, seat: str | None) -> Scene:
             detail += f" · ${p.cash}k {' '.join(p.loot)}"
         if p.status != "in":
             detail = p.status
-        units.append(PanelUnit(f"{p.nickname} ({R.character(p).name})", R.COLOURS[s], None, detail,
+        units.append(PanelUnit(f"{tags[s]} {p.nickname} ({R.character(p).name})", colours[s], None, detail,
                                dim=p.status != "in" or p.done))  # fmt: skip
     for npc in st.npcs:
         if npc.active or npc.status != "in":
@@ -177,7 +226,9 @@ def scene(st: HeistState, seat: str | None) -> Scene:
     if st.crises:
         lines.append("Crisis queue: " + ", ".join(R.card_name(c) for c in st.crises))
     lines.append(
-        f"Bag: {len(st.bag)} chits · safe 🧩 {st.safe}" if R.heist(st).safe else f"Bag: {len(st.bag)} chits"
+        f"Bag: {plural(len(st.bag), 'chit')} · safe 🧩 {st.safe}"
+        if R.heist(st).safe
+        else f"Bag: {plural(len(st.bag), 'chit')}"
     )
     if st.hauled:
         lines.append("Haul: " + ", ".join(f"{k} {v}" for k, v in sorted(st.hauled.items())))
@@ -185,14 +236,18 @@ def scene(st: HeistState, seat: str | None) -> Scene:
         lines.append("Escape called: it starts after this Event phase.")
     if st.result:
         lines.append(st.result.reason)
-    legend = tuple((R.COLOURS[s], f"{R.COLOUR_NAMES[s]} plans") for s in st.seats) + (
-        ("#c0392b", "guard"), ("#d4ac0d", "lock"), ("#8e44ad", "camera"), ("#1abc9c", "loot"),
-    )  # fmt: skip
+    legend = [(colours[s], f"{tags[s]} pawn and plans") for s in st.seats]
+    legend += list(drawn.values())
+    legend += [("#a4abb8", text) for text in marks_drawn.values()]
     removed = ",".join(sorted(st.removed)) + "|" + ",".join(sorted(st.exits))
+    # Maps are declared square; rows under the last tile would only push the panel down on a phone.
+    rows = (
+        max((c[1] for c in (*(t.cell for t in tiles), *(t.cell for t in tokens))), default=b.height - 1) + 1
+    )
     return Scene(
-        grid="hex", hex_layout="odd-r", width=b.width, height=b.height, static_key=f"heist:{st.heist}:{removed}",
+        grid="hex", hex_layout="odd-r", width=b.width, height=min(b.height, rows), static_key=f"heist:{st.heist}:{removed}",
         tiles=tuple(tiles), tokens=tuple(tokens),
-        panel=Panel(f"{R.heist(st).name}", tuple(lines), tuple(units), legend),
+        panel=Panel(f"{R.heist(st).name}", tuple(lines), tuple(units), tuple(legend)),
     )  # fmt: skip
 
 
@@ -203,10 +258,29 @@ def phase_name(st: HeistState) -> str:
 
 
 def text_board(st: HeistState, seat: str | None) -> str:
-    """A text map (odd rows indented half a hex) with a status block."""
+    """A status header (heist, round and phase, noise, event deck, crisis queue), a text map (odd rows
+    indented half a hex) showing pawns by their players' initials, then every tile's contents, the
+    players with their plans, the non-player characters and a key."""
     b = R.board(st)
+    tags = pawn_tags(st)
     occ = {p.pos: p for p in R.in_play(st) if p.pos}
-    lines = ["    " + " ".join(f"{chr(97 + x):<3}" for x in range(b.width))]
+    spaces, final = R.track(st)
+    nxt = [a for a in spaces if a > st.noise]
+    lines = [
+        f"{R.heist(st).name}: {R.heist(st).objective.summary}",
+        f"{phase_name(st)}, round {st.round}. Noise {st.noise}/{final}"
+        + (f", next alert at {nxt[0]}" if nxt else ", every noise raises an alert")
+        + f" (alerts at {', '.join(map(str, spaces))}).",
+        "Event deck: "
+        + (", ".join(R.card_name(c) for c in st.deck[:3]) or "empty")
+        + f" ({len(st.deck)} left)",
+    ]
+    if st.crises:
+        lines.append("Crisis queue: " + ", ".join(R.card_name(c) for c in st.crises))
+    lines.append(f"Bag: {plural(len(st.bag), 'chit')}" + (f" · safe {st.safe}" if R.heist(st).safe else ""))
+    if st.escape_called and st.phase == "action":
+        lines.append("Escape called: it starts after this Event phase.")
+    lines += ["", "    " + " ".join(f"{chr(97 + x):<3}" for x in range(b.width))]
     for y in range(b.height):
         row = f"{y + 1:>2} " + ("  " if y % 2 else "")
         for x in range(b.width):
@@ -218,7 +292,7 @@ def text_board(st: HeistState, seat: str | None) -> str:
                 continue
             t = st.tiles[n]
             if n in occ:
-                cell = occ[n].seat.upper()
+                cell = tags[occ[n].seat]
             elif n in R.exits(st):
                 cell = "EX"
             elif t.unknown:
@@ -232,17 +306,29 @@ def text_board(st: HeistState, seat: str | None) -> str:
                 cell = "__"
             row += f"{cell:<3} "
         lines.append(row.rstrip())
-    spaces, final = R.track(st)
     lines.append("")
-    lines.append(f"{R.heist(st).name}: {R.heist(st).objective.summary}")
-    lines.append(f"{phase_name(st)}, round {st.round}. Noise {st.noise}/{final}, alerts at {list(spaces)}.")
-    lines.append("Deck: " + (", ".join(R.card_name(c) for c in st.deck[:3]) or "empty"))
+    lines.append("Key: initials = a character (see below), EX exit, ?? unknown security tile, G guard, D dog, "
+                 "L lock, C camera (* active, - dealt with; first chit shown), $$ cash or loot, __ nothing, "
+                 ". no tile.")  # fmt: skip
+    contents = []
+    for n in sorted(st.tiles):
+        t = st.tiles[n]
+        if not R.alive(st, n) or t.unknown:
+            continue
+        bits = [chit_text(c) for c in t.chits] + ([f"${t.cash}k"] if t.cash else [])
+        bits += [LOOT_NAME.get(i, i) for i in t.loot] + [
+            MARK_MEANING[MARK_LABEL[m]] for m in t.marks if m in MARK_LABEL
+        ]
+        if bits:
+            contents.append(f"{n}: {', '.join(bits)}")
+    if contents:
+        lines.append("Tiles: " + "; ".join(contents))
     for s in st.seats:
         p = st.players[s]
         lines.append(
-            f"{s} {p.nickname:<15} {R.character(p).name:<16} at {p.pos or '-':<4} die {p.die or '-'} 💡{p.ideas} "
-            f"{p.status} {p.action or ''}{' ' + R.sym(p.left) if p.left else ''}{' done' if p.done else ''}"
-            f" plans {len(p.plans)}"
+            f"{tags[s]:<3}{R.COLOUR_NAMES[s]:<7}{p.nickname:<15} {R.character(p).name:<16} at {p.pos or '-':<4} "
+            f"die {p.die or '-'} 💡{p.ideas} {p.status} {p.action or ''}{' ' + R.sym(p.left) if p.left else ''}"
+            f"{' done' if p.done else ''} plans {' '.join(sorted(p.plans)) or '-'}"
         )
     for npc in st.npcs:
         state = "active" if npc.active else "waiting"

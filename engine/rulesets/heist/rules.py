@@ -9,8 +9,10 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
-from engine.core import Event, Outcome
+from engine.board_marks import seat_palette
+from engine.core import Event
 from engine.geometry import hexgrid as H
+from engine.grammar import with_article
 from engine.rulesets.heist.board import Board, build
 from engine.rulesets.heist.content import Character, Heist, HeistContent, load_content
 from engine.rulesets.heist.state import (
@@ -27,8 +29,8 @@ from engine.rulesets.heist.state import (
 )
 
 SEATS = ("p1", "p2", "p3", "p4")
-COLOURS = {"p1": "#e05d5d", "p2": "#4f8fe0", "p3": "#4fc46a", "p4": "#d9b43c"}
-COLOUR_NAMES = {"p1": "red", "p2": "blue", "p3": "green", "p4": "yellow"}
+COLOURS = seat_palette(SEATS)  # colour-blind safe (see engine.board_marks)
+COLOUR_NAMES = {"p1": "orange", "p2": "blue", "p3": "green", "p4": "pink"}
 LETTER_OF = {
     "move": "M", "unlock": "U", "subdue": "S", "disable": "D", "idea": "I", "reveal": "R", "loot": "L",
     "noise": "N", "alert": "A", "crack": "C",
@@ -251,13 +253,13 @@ def draw(st: HeistState, n: str, ev: list[Event], why: str, by: Player | None = 
         return
     if kind in ("jewel", "docs", "usb", "keycard"):
         t.loot.append(kind)
-        text = f"{why} {n}: a {kind}"
+        text = f"{why} {n}: {with_article(kind)}"
         if kind in ("usb", "keycard") or any(r.id == "held_by_guard" for r in heist(st).rules):
             place(st, n, GUARD)
             text += ", held by a guard"
     else:
         place(st, n, kind, from_bag=True)
-        text = f"{why} {n}: a {kind.replace('2x', ' (elite)')}"
+        text = f"{why} {n}: {with_article(kind.replace('2x', ' (elite)'))}"
         if st.phase == "action" and "blank" in st.bought:
             st.flags.append(f"drawn:{n}")  # the Security Consultant may still swap it this round
         if kind.startswith(CAMERA) and st.phase == "plan" and "shell" in st.bought:
@@ -277,9 +279,23 @@ def auto_reveal(st: HeistState, ev: list[Event], by: Player | None = None) -> No
                 draw(st, m, ev, "Auto-reveal at", by if by is not None and by.pos == n else here[0])
 
 
+def hit_chit(c: Chit) -> bool:
+    """One matching sub-action (🔓 👊 📷) on a chit: True when it goes down. An elite (2x) chit needs two
+    in the same round: the first is only counted (the count is cleared in the Event phase)."""
+    if c.elite and c.hits == 0:
+        c.hits = 1
+        return False
+    c.active = False
+    c.hits = 0
+    return True
+
+
 def dogs_chase(st: HeistState, ev: list[Event]) -> None:
-    """Guard dogs next to a character, and not already on one, jump onto that character's tile."""
-    occ = occupied(st)
+    """Guard dogs next to a character, and not already on one, jump onto that character's tile.
+
+    Active non-player characters count as characters here ("just a character").
+    """
+    occ = set(occupied(st)) | {n.pos for n in st.npcs if n.status == "in" and n.active}
     for n in sorted(st.tiles):
         t = st.tiles[n]
         dogs = [c for c in t.chits if c.kind == DOG and c.active]
@@ -326,6 +342,12 @@ def bank(st: HeistState, p: Player, ev: list[Event], *, final: bool = False) -> 
         got.append(item)
     if got:
         ev.append(Event(f"{p.nickname} gets {', '.join(got)} outdoors: the team has it.", "loot"))
+
+
+def discard_item(st: HeistState, item: str) -> None:
+    """An item card is discarded: once discovered it joins the shop for later planning phases."""
+    if item not in st.shop:
+        st.shop.append(item)
 
 
 def drop_all(st: HeistState, p: Player) -> None:
@@ -526,147 +548,7 @@ def finish_action(st: HeistState, p: Player, ev: list[Event]) -> None:
     ev.append(Event(f"{p.nickname} is done for this round.", "done"))
 
 
-# --- rounds -------------------------------------------------------------------------------------------
-
-
-def start_round(st: HeistState, ev: list[Event]) -> None:
-    """Phase 1: roll every character's die; clear last round's choices; auto-reveal."""
-    st.round += 1
-    st.phase = "action"
-    rolled = []
-    for p in in_play(st):
-        p.die = st.rng.roll(6)
-        rolled.append(p.die)
-        p.action = p.source = p.left = p.proxy = ""
-        p.done = False
-        p.flags = []
-        p.picks = p.unlocks = p.cracks = p.noise_due = p.alert_due = 0
-    st.undo.clear()
-    st.flags = [f for f in st.flags if not f.startswith("drawn:")]
-    from engine.rulesets.heist import npcs as N
-
-    rolled += N.start_round(st, ev)
-    text = ", ".join(
-        [f"{p.nickname} {p.die}" for p in in_play(st)]
-        + [f"the {n.kind} {n.die}" for n in st.npcs if n.active and n.status == "in"]
-    )
-    ev.append(
-        Event(f"Round {st.round}: the dice are rolled ({text}).", "roll", dice=tuple(rolled), board=True)
-    )
-    auto_reveal(st, ev)
-    if st.phase == "action" and not in_play(st):
-        start_escape(st, ev)
-
-
-def everyone_done(st: HeistState) -> bool:
-    """True when every character still inside has finished its action."""
-    return all(p.done for p in in_play(st))
-
-
-def event_phase(st: HeistState, ev: list[Event]) -> None:
-    """Phase 3: the active event, then the crisis queue in order; then the next round or the escape."""
-    from engine.rulesets.heist import events as E
-
-    st.news = []
-    mark = len(ev)
-    from engine.rulesets.heist import npcs as N
-
-    N.end_of_actions(st, ev)
-    ambush(st, ev)
-    for c in (c for t in st.tiles.values() for c in t.chits):
-        c.hits = 0
-    card = st.deck.pop(0) if st.deck else st.last_event
-    st.active_event = card
-    if card:
-        ev.append(Event(f"Event phase: {card_name(card)}.", "event"))
-        E.resolve(st, card, ev)
-    st.news = [e.text for e in ev[mark:]]
-    if card and E.choices_open(st):
-        st.phase = "event"  # the team may act on the card before the phase goes on
-        ev.append(Event(f"{card_name(card)}: the team may use it now, then 'continue'.", "event", board=True))
-        return
-    finish_event_phase(st, ev)
-
-
-def finish_event_phase(st: HeistState, ev: list[Event]) -> None:
-    """The rest of the Event phase: discard the active event, play the crisis queue, then go on."""
-    from engine.rulesets.heist import events as E
-
-    st.phase = "action" if st.phase == "event" else st.phase
-    mark = len(ev)
-    card = st.active_event
-    st.flags = [f for f in st.flags if not f.startswith("choice:")]
-    if card:
-        st.discard.append(card)
-        st.last_event = card
-        queue_crises(st, ev)
-    alarm = False
-    while st.crises and st.phase != "over":
-        crisis = st.crises.pop(0)
-        ev.append(Event(f"Crisis {card_name(crisis)}.", "crisis"))
-        E.resolve(st, crisis, ev)
-        st.discard.append(crisis)
-        if C().events[crisis].final:
-            alarm = True
-        queue_crises(st, ev)
-    st.active_event = ""
-    E.end_of_event_phase(st, ev)
-    st.news = [*st.news, *(e.text for e in ev[mark:])]
-    if st.phase == "over":
-        return
-    if alarm or st.escape_called or not in_play(st):
-        start_escape(st, ev)
-    else:
-        start_round(st, ev)
-
-
-def ambush(st: HeistState, ev: list[Event]) -> None:
-    """The Safehouse ambush: the printed guards must all go down in one round, or reinforcements come now."""
-    from engine.rulesets.heist import events as E
-
-    if not has_rule(st, "ambush_required") or "ambush" in st.flags:
-        return
-    spots = [f.split(":", 1)[1] for f in st.flags if f.startswith("ambush_at:")]
-    printed = [c for n in spots for c in st.tiles[n].chits if c.kind == GUARD]
-    down = [c for c in printed if not c.active]
-    if printed and len(down) == len(printed):
-        st.flags.append("ambush")
-        ev.append(Event("Ambush! Every guard went down at once.", "event"))
-    elif down:
-        st.flags.append("ambush")
-        ev.append(Event("The ambush fails: reinforcements are called at once.", "crisis"))
-        E.resolve(st, "C1", ev)
-
-
 # --- escape -------------------------------------------------------------------------------------------
-
-
-def start_escape(st: HeistState, ev: list[Event]) -> None:
-    """Phase 4 begins: reveal every chit, lift the lockdown gates, bank whoever is already outside."""
-    st.phase = "escape"
-    st.undo.clear()
-    st.bought = [b for b in st.bought if b != "blank"]  # unused blanks go back at the escape
-    st.flags = [f for f in st.flags if not f.startswith("drawn:")]
-    ev.append(Event("The alarm sounds: everyone must escape now!", "escape", board=True))
-    for n in sorted(st.tiles):
-        if st.tiles[n].unknown and alive(st, n):
-            draw(st, n, ev, "Revealed for the escape at")
-    for t in st.tiles.values():
-        for g in ("gate_a", "gate_b", "gate_c", "gate_d"):
-            if g in t.marks:
-                t.marks.remove(g)
-    for p in in_play(st):
-        p.flags = []
-        p.left = ""
-        p.done = False
-        if "anger_therapy" in abilities(p):
-            for c in chits(st, p.pos, GUARD):
-                c.active = False
-        if outdoors(st, p):
-            p.status = "escaped"
-            bank(st, p, ev, final=True)
-    if not in_play(st):
-        finish(st, ev)
 
 
 def step_cost(st: HeistState, a: str, c: str, better: bool, keycard: bool) -> int | None:
@@ -759,74 +641,6 @@ def escape_need(st: HeistState, p: Player, via: str = "") -> int | None:
     return route[-1][1] if route else 0
 
 
-def run(st: HeistState, p: Player, via: str, ev: list[Event]) -> None:
-    """Declare escape moves, spend ideas, roll the last-ditch die if needed: out, or Busted.
-
-    A runner who falls short gets as far along the route as the moves allow and is caught there,
-    leaving what they carry on that tile.
-    """
-    route = escape_route(st, p, via)
-    need = None if route is None else (route[-1][1] if route else 0)
-    if need is None or route is None:
-        ev.append(Event(f"{p.nickname} has no way out: Busted!", "busted"))
-        busted(st, p, ev)
-        if not in_play(st):
-            finish(st, ev)
-        return
-    spend = min(p.ideas, need)
-    p.ideas -= spend
-    left = need - spend
-    where = f" via {via}" if via else ""
-    if left == 0:
-        ev.append(
-            Event(f"{p.nickname} needs {need} escape move(s){where} and spends {spend} 💡: out!", "escape")
-        )
-        escaped(st, p, via, ev)
-        return
-    die = st.rng.roll(6)
-    if die >= left:
-        ev.append(Event(
-            f"{p.nickname} needs {need} escape move(s){where}, spends {spend} 💡 and rolls {die} for the last "
-            f"{left}: out!", "escape", dice=(die,)))  # fmt: skip
-        escaped(st, p, via, ev)
-    else:
-        ev.append(Event(
-            f"{p.nickname} needs {need} escape move(s){where}, spends {spend} 💡 and rolls {die}, short of "
-            f"{left}: Busted!", "busted", dice=(die,)))  # fmt: skip
-        budget = spend + die
-        for n, used in route:
-            if used > budget:
-                break
-            p.pos = n
-            if n == via:
-                for what in loot_on(st, via):
-                    while what in loot_on(st, via):
-                        take_from(st, p, via, what)
-        if "camouflage" in p.items and not any(guards(st, m) for m in [p.pos, *nbrs(st, p.pos)]):
-            ev.append(Event(f"{p.nickname}'s camouflage holds: hidden, not Busted (but not out).", "escape"))
-            drop_all(st, p)
-            p.status = "hidden"
-        else:
-            busted(st, p, ev)
-    if not in_play(st):
-        finish(st, ev)
-
-
-def escaped(st: HeistState, p: Player, via: str, ev: list[Event]) -> None:
-    """The character reaches an exit, picking up everything at ``via`` on the way."""
-    if via:
-        for what in loot_on(st, via):
-            while what in loot_on(st, via):
-                take_from(st, p, via, what)
-    route = escape_route(st, p, via)
-    if route:
-        p.pos = route[-1][0]  # the exit it left by
-    p.status = "escaped"
-    bank(st, p, ev, final=True)
-    if not in_play(st):
-        finish(st, ev)
-
-
 def busted(st: HeistState, p: Player, ev: list[Event]) -> None:
     """The character is out of the heist and jailed; what it carries is left on its tile."""
     plan_copy = "master_plan_copy" in p.items
@@ -847,6 +661,23 @@ def busted(st: HeistState, p: Player, ev: list[Event]) -> None:
 # --- the end ------------------------------------------------------------------------------------------
 
 
+def is_cell(st: HeistState, n: str) -> bool:
+    """True for a jail cell hex of a County Jail heist (break in to break out)."""
+    t = board(st).tiles.get(n)
+    return t is not None and "pawn" in t.features and has_rule(st, "break_in_to_break_out")
+
+
+def cells(st: HeistState) -> list[str]:
+    """The jail cell hexes of a County Jail heist still on the board (none elsewhere)."""
+    return [n for n in sorted(board(st).tiles) if is_cell(st, n) and alive(st, n)]
+
+
+def counts_for_breakout(st: HeistState, p: Player) -> bool:
+    """Whether the character counts for "at least one character gets out": in a County Jail heist only
+    those who were in the cells (jailed ones start there, the others must break in); elsewhere anyone."""
+    return not has_rule(st, "break_in_to_break_out") or "been_in_cells" in p.used
+
+
 def objective_met(st: HeistState) -> bool:
     """True when the heist's objective holds now."""
     o = heist(st).objective
@@ -857,29 +688,8 @@ def objective_met(st: HeistState) -> bool:
         return False
     if o.npc_escapes and not any(n.status == "escaped" for n in st.npcs):
         return False
-    # A breakout counts only characters who were inside the building at some point.
-    out = sum(p.status == "escaped" and "been_inside" in p.used for p in st.players.values())
+    # A jail heist counts only characters who were in the cells (started there or broke in to them).
+    out = sum(p.status == "escaped" and counts_for_breakout(st, p) for p in st.players.values())
     if o.characters_escape and out < o.characters_escape:
         return False
     return not (o.safe and "safe_open" not in st.flags)
-
-
-def finish(st: HeistState, ev: list[Event]) -> None:
-    """The heist is over: record the outcome."""
-    if st.phase == "over":
-        return
-    from engine.rulesets.heist import npcs as N
-
-    N.run_last(st, ev)
-    st.phase = "over"
-    won = objective_met(st)
-    out = sum(p.status == "escaped" for p in st.players.values())
-    jailed = [p.nickname for p in st.players.values() if p.status == "busted"]
-    haul = ", ".join(f"{k} {v}" for k, v in sorted(st.hauled.items()) if v) or "nothing"
-    reason = (
-        f"{'Heist won' if won else 'Heist failed'} ({heist(st).objective.summary.rstrip('.')}). {out} escaped"
-        + (f", Busted: {', '.join(jailed)}" if jailed else "")
-        + f". Haul: {haul}."
-    )
-    st.result = Outcome(frozenset(st.seats) if won else frozenset(), reason)
-    ev.append(Event(reason, "end", board=True))

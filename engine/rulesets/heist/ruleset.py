@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.core import Command, Decision, Event, Outcome, ScenarioInfo
+from engine.core import Command, Decision, Event, Hints, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
 from engine.ruleset import OptionSpec, Ruleset, SetupOptions, register
 from engine.rulesets.heist import actions as A
 from engine.rulesets.heist import campaign as K
+from engine.rulesets.heist import hints as H
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.board import build
 from engine.rulesets.heist.content import load_content
 from engine.rulesets.heist.help import HELP
 from engine.rulesets.heist.policy import bot_weights
-from engine.rulesets.heist.present import scene, text_board, view
+from engine.rulesets.heist.present import scene, seat_colours, text_board, view
 from engine.rulesets.heist.state import Chit, HeistState, Npc, Player, Tile
 from engine.scene import Scene
 
@@ -98,7 +99,7 @@ def build_state(options: SetupOptions, rng: Rng) -> HeistState:
         for seat, member in zip(seats, crew, strict=True):
             if member["status"] == "jailed" and cells:
                 players[seat].pos = cells.pop(0)
-                players[seat].used += ["inmate", "been_inside"]
+                players[seat].used += ["inmate", "been_in_cells"]
     bag = [k for k, n in h.bag.items() for _ in range(n)]
     if "the_connoiseur" in record["fixers"]:
         for t in tiles.values():
@@ -168,7 +169,7 @@ class Heist(Ruleset):
             prompt = "Part I, the plan: place planning tokens, pick a starting entrance, visit the shop, then 'ready'."
         elif st.phase == "event":
             seats = [p.seat for p in R.in_play(st)]
-            prompt = f"{R.card_name(st.active_event)}: the team may use it ({', '.join(sorted({c.verb for s in seats for c in A.legal(st, s)} - {'continue'}))}), then 'continue'."
+            prompt = f"{R.card_name(st.active_event)}: the team may use it ({', '.join(sorted({c.verb for s in seats for c in A.legal(st, s)} - {'continue', 'deck'}))}), then 'continue'."
         elif st.phase == "escape":
             seats = [p.seat for p in R.in_play(st)]
             prompt = "Escape! Each character still inside runs for an exit ('run' or 'run via <hex>')."
@@ -208,6 +209,18 @@ class Heist(Ruleset):
     def text_board(self, state: Any, seat: str | None) -> str:
         """A text board for terminals."""
         return text_board(state, seat)
+
+    def hints(self, state: Any, seat: str) -> Hints:
+        """The active unit's reachable cells and legal targets (see ``hints.hints``)."""
+        return H.hints(self, state, seat)
+
+    def turn_label(self, state: Any) -> str:
+        """Where the game stands, in players' words."""
+        return H.turn_label(state)
+
+    def seat_colours(self, state: Any) -> dict[str, str]:
+        """Each seat's colour as the board draws it."""
+        return seat_colours(state)
 
     def bot_weights(self, state: Any, seat: str, options: list[Command]) -> list[int] | None:
         """Preferences for a game-controlled thief: plan a route to the loot, follow it, get out."""

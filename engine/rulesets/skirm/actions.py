@@ -5,7 +5,10 @@ setup ``zone NAME``, ``deploy unit sq``; turn ``activate unit``, ``end``; action
 ``dash unit sq``, ``crawl unit sq``, ``leap unit sq``, ``shoot unit weapon target|sq``,
 ``fight unit weapon target``, ``open unit edge``, ``close unit edge``, ``pickup unit``, ``drop unit``,
 ``recover unit target``, ``order unit squadmate``, ``skill unit skill [target]``, mission actions
-``plant unit``, ``upload unit``, ``sabotage unit``; answers ``reroll N``, ``keep``; any time ``react reroll ask|never`` (whether to be asked about order re-rolls).
+``plant unit``, ``upload unit``, ``sabotage unit``; answers ``reroll N``, ``keep`` (order re-rolls),
+``chain unit``, ``chain done`` (CHN targets), ``push sq``, ``push none`` (PSH), ``skill ...``, ``pass``
+(Tactical-Order skills when an attack comes); any time ``react reroll|skill ask|never`` (whether to be
+asked about order re-rolls / skills against attacks).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from engine.geometry.square import (
     parse_cell,
     parse_edge,
 )
+from engine.grammar import with_article
 from engine.rulesets.skirm import board as B
 from engine.rulesets.skirm import rules as R
 from engine.rulesets.skirm.content import SIZE, Skill, Weapon, skill
@@ -33,7 +37,9 @@ from engine.rulesets.skirm.state import DOWNED, RESERVE, STANDING, SkirmState, U
 ACTION_VERBS = ("move", "dash", "crawl", "leap", "shoot", "fight", "open", "close", "pickup", "drop",
                 "recover", "order", "plant", "upload", "sabotage")  # fmt: skip
 BASIC = ("move", "dash", "crawl", "shoot", "fight", "open", "close", "pickup", "drop", "recover")
-ALL_VERBS = (*ACTION_VERBS, "zone", "deploy", "activate", "end", "skill", "reroll", "keep", "react")
+ALL_VERBS = (*ACTION_VERBS, "zone", "deploy", "activate", "end", "skill", "reroll", "keep", "react", "chain",
+             "push", "pass")  # fmt: skip
+ANSWERS = ("reroll", "keep", "chain", "push", "pass", "zone", "deploy")
 KEYS = {"move": "move", "dash": "dash", "crawl": "dash", "leap": "leap", "shoot": "ranged", "fight": "melee",
         "open": "door", "close": "door", "pickup": "carry", "drop": "carry", "recover": "recover",
         "order": "order", "plant": "plant", "upload": "upload", "sabotage": "sabotage"}  # fmt: skip
@@ -75,6 +81,19 @@ def whose_turn_text(st: SkirmState) -> str:
     who = R.squad_name(st, seat)
     if mode == "reroll":
         return f"{who} may spend a Tactical Order to re-roll a die ('reroll N' or 'keep')."
+    if mode in ("chain", "push", "react"):
+        f = st.stack[-1]
+        a, gun = st.units[f["by"]], R.wp(f["w"])
+        t = st.units[f["queue"][f["i"]]["id"]] if f["queue"] else None
+        aim = t.name if t else cell_name((f["target"][0], f["target"][1]))
+        what = f"{a.name} attacks {aim} with the {gun.name}"
+        if mode == "chain":
+            return f"{what}: {who} picks up to two more enemies next to it for the chain ('chain <unit>' or 'chain done')."
+        if mode == "push":
+            return f"{what}: {who} may push it up to 2 squares away ('push <square>' or 'push none')."
+        left = st.orders.get(seat, 0)
+        return (f"{what}: first, {who} may use a Tactical-Order skill ({left} order(s) left; "
+                "'skill <unit> <skill> [target]' or 'pass').")  # fmt: skip
     if mode == "zone":
         zones = "|".join(B.mission(st).zones)
         return f"{st.intro} {who}: pick a deployment zone ('zone {zones}')."
@@ -131,6 +150,12 @@ def move_budget(st: SkirmState, u: Unit, verb: str) -> int:
     return R.DASH + (1 if R.has(u, "SWF") and verb == "dash" else 0)
 
 
+def crawl_ranger(u: Unit, verb: str) -> bool:
+    """Whether a move ignores the cost of leaving difficult ground: Rangers always, and a Crawl (its single
+    square may always leave difficult ground, or a Downed unit there could never move; see the rulings)."""
+    return R.has(u, "RGR") or verb == "crawl"
+
+
 def weapon_of(u: Unit, text: str) -> Weapon:
     """A weapon the unit carries, by id or unambiguous start. Raises IllegalCommand."""
     t = text.lower()
@@ -165,9 +190,12 @@ def shot_problem(
         return f"{t.name} is a squadmate."
     if B.solid(st, target):
         return f"{cell_name(target)} is solid."
+    if target == u.pos or B.adjacent(st, u.pos, target):
+        what = t.name if t else cell_name(target)
+        return (
+            f"{what} is in an adjacent square: ranged targets must not be adjacent (attack it with 'fight')."
+        )
     d = chebyshev(u.pos, target)
-    if d < 2:
-        return "Ranged targets must be at least 2 squares away (use 'fight' against adjacent units)."
     rng = weapon_range(st, w)
     if d > rng:
         return f"{cell_name(target)} is {d} squares away; the {w.name} reaches {rng}."
@@ -225,29 +253,6 @@ def objective_here(st: SkirmState, u: Unit) -> dict[str, object] | None:
     return None
 
 
-def skill_targets(st: SkirmState, u: Unit, sk: Skill) -> list[Unit | None]:
-    """Who a skill may target now ([None] for a self-only skill)."""
-    if u.pos is None:
-        return []
-    if sk.effect == "surge":
-        return [None] if u.state == STANDING else []
-    if sk.effect == "raise":
-        out: list[Unit | None] = []
-        for v in st.units.values():
-            if v.seat != u.seat or v.state != DOWNED or v.pos is None:
-                continue
-            if v.id == u.id or (u.state == STANDING and B.adjacent(st, u.pos, v.pos)):
-                out.append(v)
-        return out
-    if u.state != STANDING:
-        return []
-    if sk.effect == "hex":
-        return [v for v in st.units.values() if v.seat != u.seat and B.on_map(v) and v.pos is not None
-                and chebyshev(u.pos, v.pos) <= 8 and B.sees(st, u.pos, v.pos, ignore=(u.id, v.id))]  # fmt: skip
-    return [v for v in st.units.values()
-            if v.seat == u.seat and B.on_map(v) and v.pos is not None and chebyshev(u.pos, v.pos) <= 3]  # fmt: skip
-
-
 # -- check ----------------------------------------------------------------------------------------------------
 
 
@@ -262,11 +267,13 @@ def check(st: SkirmState, seat: str, text: str) -> Command:
             f"'{words[0]}' is not a Skirm command. Commands: {', '.join(sorted(ALL_VERBS))}."
         )
     if verb == "react":
-        if args not in (["reroll", "ask"], ["reroll", "never"]):
+        if len(args) != 2 or args[0] not in ("reroll", "skill") or args[1] not in ("ask", "never"):
             raise IllegalCommand(
-                "Standing answer for Tactical Order re-rolls: 'react reroll ask' or 'react reroll never'."
+                "Standing answers: 'react reroll ask|never' (Tactical Order re-rolls) or "
+                "'react skill ask|never' (Tactical-Order skills when an attack comes)."
             )
-        return Command("react", ("reroll", args[1]), f"Re-roll offers: {args[1]}")
+        what = "Re-roll offers" if args[0] == "reroll" else "Skill offers against attacks"
+        return Command("react", (args[0], args[1]), f"{what}: {args[1]}")
     w = R.waiting(st)
     if w is None:
         raise NotYourTurn("The game is over.")
@@ -275,6 +282,12 @@ def check(st: SkirmState, seat: str, text: str) -> Command:
         raise NotYourTurn(f"Not your turn: {whose_turn_text(st)}")
     if mode == "reroll":
         return check_reroll(st, verb, args)
+    if mode == "chain":
+        return check_chain(st, verb, args)
+    if mode == "push":
+        return check_push(st, verb, args)
+    if mode == "react":
+        return check_react(st, seat, verb, args)
     if mode == "zone":
         return check_zone(st, verb, args)
     if mode == "deploy":
@@ -293,8 +306,80 @@ def check_reroll(st: SkirmState, verb: str, args: list[str]) -> Command:
                 f"Only a failed die not re-rolled yet may be re-rolled (one re-roll per die): choose {', '.join(map(str, choices))}."
             )
         dice, _, _ = R.frame_dice(st.stack[-1])
-        return Command("reroll", (str(n),), f"Spend 1 Tactical Order to re-roll die {n} (a {dice[n - 1]})")
+        return Command(
+            "reroll",
+            (str(n),),
+            f"Spend 1 Tactical Order to re-roll die {n} ({with_article(str(dice[n - 1]))})",
+        )
     raise IllegalCommand("Dice were rolled: answer 'reroll N' (N = the die's position) or 'keep'.")
+
+
+def chain_commands(st: SkirmState) -> list[Command]:
+    """The attacker's CHN answers: stop adding targets, or add one of the enemies next to the first."""
+    out = [Command("chain", ("done",), "No more chain targets")]
+    return out + [
+        Command("chain", (v.id,), f"Chain to {v.name} as well") for v in R.chain_candidates(st, st.stack[-1])
+    ]
+
+
+def check_chain(st: SkirmState, verb: str, args: list[str]) -> Command:
+    if verb != "chain" or len(args) != 1:
+        raise IllegalCommand("Chain Reaction (CHN): answer 'chain <unit>' to add a target or 'chain done'.")
+    for c in chain_commands(st):
+        if c.args[0] == args[0]:
+            return c
+    names = ", ".join(v.id for v in R.chain_candidates(st, st.stack[-1]))
+    raise IllegalCommand(f"A chain reaches only enemy units adjacent to the first target: {names}.")
+
+
+def push_commands(st: SkirmState) -> list[Command]:
+    """The attacker's PSH answers: no push, or a square 1 or 2 squares away from the attacker."""
+    f = st.stack[-1]
+    t = st.units[f["queue"][f["i"]]["id"]]
+    assert t.pos is not None
+    out = [Command("push", ("none",), f"Do not push {t.name}")]
+    for c, n in sorted(R.push_cells(st, f, t).items(), key=lambda x: (x[1], x[0])):
+        fall = B.height(st, t.pos) - B.height(st, c)
+        extra = f", a {fall}-square fall" if fall > 0 else ""
+        out.append(Command("push", (cell_name(c),), f"Push {t.name} to {cell_name(c)} ({n} square{'s' if n > 1 else ''}{extra})"))  # fmt: skip
+    return out
+
+
+def check_push(st: SkirmState, verb: str, args: list[str]) -> Command:
+    if verb != "push" or len(args) != 1:
+        raise IllegalCommand(
+            "Push (PSH): answer 'push <square>' (up to 2 squares away from you) or 'push none'."
+        )
+    for c in push_commands(st):
+        if c.args[0] == args[0]:
+            return c
+    raise IllegalCommand(
+        "Push (PSH) moves the target up to 2 squares, each one farther from the attacker, never up, through a "
+        f"wall or onto a unit; {args[0]} is not one of: {', '.join(c.args[0] for c in push_commands(st))}."
+    )
+
+
+def react_commands(st: SkirmState, seat: str) -> list[Command]:
+    """The defender's answers when an attack comes: let it come, or use a Tactical-Order skill."""
+    return [Command("pass", (), "Let the attack come")] + [
+        skill_command(u, sk, t) for u, sk, t in R.to_skill_uses(st, seat)
+    ]
+
+
+def check_react(st: SkirmState, seat: str, verb: str, args: list[str]) -> Command:
+    if verb == "pass" and not args:
+        return Command("pass", (), "Let the attack come")
+    if verb != "skill":
+        raise IllegalCommand(
+            "An attack is coming: answer with a Tactical-Order skill ('skill <unit> <skill> [target]') or 'pass'."
+        )
+    return check_skill(st, seat, args, reacting=True)
+
+
+def skill_command(u: Unit, sk: Skill, t: Unit | None) -> Command:
+    """The command for one skill use."""
+    args = (u.id, sk.id) if t is None else (u.id, sk.id, t.id)
+    return Command("skill", args, f"{u.name} uses {sk.name}" + (f" on {t.name}" if t else ""))
 
 
 def check_zone(st: SkirmState, verb: str, args: list[str]) -> Command:
@@ -320,7 +405,7 @@ def check_deploy(st: SkirmState, seat: str, verb: str, args: list[str]) -> Comma
 
 
 def check_activation(st: SkirmState, seat: str, verb: str, args: list[str]) -> Command:
-    if verb in ("reroll", "keep", "zone", "deploy"):
+    if verb in ANSWERS:
         raise IllegalCommand(f"'{verb}' is not possible now: {whose_turn_text(st)}")
     if verb == "end":
         _usage(not args, "end")
@@ -363,7 +448,7 @@ def chk_move(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
             )
     else:
         budget = move_budget(st, u, verb)
-        if c not in B.reach(st, u, budget, nimble=R.has(u, "NMB"), ranger=R.has(u, "RGR")):
+        if c not in B.reach(st, u, budget, nimble=R.has(u, "NMB"), ranger=crawl_ranger(u, verb)):
             raise IllegalCommand(
                 f"{u.name} cannot reach {cell_name(c)} with {budget} square(s) of movement "
                 "(difficult ground, low walls and climbing cost more; enemies block passage)."
@@ -478,11 +563,13 @@ def chk_recover(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
     ):
         raise IllegalCommand(f"Only {t.name} itself or a Standing adjacent squadmate may help it recover.")
     cost = require_cost(st, u, verb)
-    return Command(
-        "recover",
-        (u.id, t.id),
-        f"{u.name} helps {t.name} recover: a save roll vs ARM {R.ut(u).arm} ({cost} ACT)",
-    )
+    return Command("recover", (u.id, t.id), recover_label(u, t, cost))
+
+
+def recover_label(u: Unit, t: Unit, cost: int) -> str:
+    """The label of a Recover: the acting unit rolls against its own ARM."""
+    who = f"{u.name} tries to recover" if u.id == t.id else f"{u.name} helps {t.name} recover"
+    return f"{who} (save vs ARM {R.ut(u).arm}, {cost} ACT)"
 
 
 def chk_order(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
@@ -523,13 +610,16 @@ def chk_mission(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
     return Command(verb, (u.id,), f"{u.name} {label} ({cost} ACT)")
 
 
-def check_skill(st: SkirmState, seat: str, args: list[str]) -> Command:
+def check_skill(st: SkirmState, seat: str, args: list[str], *, reacting: bool = False) -> Command:
+    """Check a skill use (``reacting``: in answer to an attack, when only Tactical-Order skills fit)."""
     _usage(len(args) in (2, 3), "skill <unit> <skill> [target]")
     u = find_unit(st, args[0], seat=seat)
     if args[1] not in u.skills:
         raise IllegalCommand(f"{u.name} has no skill '{args[1]}' (skills: {', '.join(u.skills) or 'none'}).")
     sk = skill(args[1])
-    if st.ordered:
+    if reacting and sk.pay != "to":
+        raise IllegalCommand(f"{sk.name} costs ACT: only Tactical-Order skills may answer an attack.")
+    if st.ordered and not reacting:
         raise IllegalCommand("Finish the Command order first.")
     if not B.on_map(u):
         raise IllegalCommand(f"{u.name} is not on the battle map.")
@@ -553,7 +643,7 @@ def check_skill(st: SkirmState, seat: str, args: list[str]) -> Command:
             raise IllegalCommand(
                 f"{sk.name} costs {cost} Tactical Order(s); {R.squad_name(st, seat)} has {st.orders.get(seat, 0)}."
             )
-    targets = skill_targets(st, u, sk)
+    targets = R.skill_targets(st, u, sk)
     if targets == [None]:
         _usage(len(args) == 2, f"skill {u.id} {sk.id}")
         return Command("skill", (u.id, sk.id), f"{u.name} uses {sk.name}")
@@ -580,9 +670,24 @@ def play(st: SkirmState, seat: str, c: Command) -> list[Event]:
     ev: list[Event] = []
     v, a = c.verb, c.args
     if v == "react":
-        st.policies[seat] = a[1]
+        (st.policies if a[0] == "reroll" else st.skill_policies)[seat] = a[1]
         how = "be asked about" if a[1] == "ask" else "never be asked about"
-        ev.append(Event(f"{R.squad_name(st, seat)} will {how} Tactical Order re-rolls.", kind="policy"))
+        what = "Tactical Order re-rolls" if a[0] == "reroll" else "Tactical-Order skills when attacked"
+        ev.append(Event(f"{R.squad_name(st, seat)} will {how} {what}.", kind="policy"))
+    elif v == "chain":
+        f = st.stack[-1]
+        if a[0] == "done":
+            f["chain_left"] = 0
+        else:
+            f["queue"].append({"id": a[0], "primary": False})
+            f["chain_left"] -= 1
+            ev.append(Event(f"The chain arcs to {st.units[a[0]].name} (CHN).", kind="chain"))
+    elif v == "push":
+        f = st.stack[-1]
+        f["push_to"] = None if a[0] == "none" else list(cell_arg(a[0]))
+        f["step"] = "pushed"
+    elif v == "pass":
+        st.stack[-1]["react_seat"] = ""
     elif v == "reroll":
         R.do_reroll(st, seat, int(a[0]), ev)
     elif v == "keep":
@@ -645,7 +750,8 @@ def play_action(st: SkirmState, c: Command, ev: list[Event]) -> None:
         if v == "leap":
             path = dict(B.leap_cells(st, u, R.ut(u).leap, nimble=R.has(u, "NMB")))[dest]
         else:
-            path = B.reach(st, u, move_budget(st, u, v), nimble=R.has(u, "NMB"), ranger=R.has(u, "RGR"))[dest]
+            budget = move_budget(st, u, v)
+            path = B.reach(st, u, budget, nimble=R.has(u, "NMB"), ranger=crawl_ranger(u, v))[dest]
         u.pos = dest
         if v == "move" and not free:
             u.moved = True
@@ -747,9 +853,19 @@ def legal(st: SkirmState, seat: str) -> list[Command]:
     if mode == "reroll":
         dice, _, _ = R.frame_dice(st.stack[-1])
         return [Command("keep", (), "Keep the dice")] + [
-            Command("reroll", (str(n),), f"Spend 1 Tactical Order to re-roll die {n} (a {dice[n - 1]})")
+            Command(
+                "reroll",
+                (str(n),),
+                f"Spend 1 Tactical Order to re-roll die {n} ({with_article(str(dice[n - 1]))})",
+            )
             for n in R.reroll_choices(st)
         ]
+    if mode == "chain":
+        return chain_commands(st)
+    if mode == "push":
+        return push_commands(st)
+    if mode == "react":
+        return react_commands(st, seat)
     if mode == "zone":
         return [Command("zone", (z,), f"Deploy in the {z} zone") for z in B.mission(st).zones]
     if mode == "deploy":
@@ -785,12 +901,13 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Command]:
     out: list[Command] = []
     if u.pos is None:
         return out
-    nimble, ranger = R.has(u, "NMB"), R.has(u, "RGR")
+    nimble = R.has(u, "NMB")
+    crawler = crawl_ranger(u, "crawl" if u.state == DOWNED else "move")
     moves = [
         v for v in (("crawl",) if u.state == DOWNED else ("move", "dash")) if _afford(st, u, v) is not None
     ]
     if moves:
-        found = B.reach_costs(st, u, max(move_budget(st, u, v) for v in moves), nimble=nimble, ranger=ranger)
+        found = B.reach_costs(st, u, max(move_budget(st, u, v) for v in moves), nimble=nimble, ranger=crawler)
         for verb in moves:
             move_cost, budget = R.action_cost(st, u, KEYS[verb], BASE_COST[verb]), move_budget(st, u, verb)
             for c in sorted(c for c, (n, _) in found.items() if n <= budget):
@@ -799,13 +916,7 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Command]:
     if u.state == DOWNED:
         cost = _afford(st, u, "recover")
         if cost is not None:
-            out.append(
-                Command(
-                    "recover",
-                    (u.id, u.id),
-                    f"{u.name} tries to recover (save vs ARM {R.ut(u).arm}, {cost} ACT)",
-                )
-            )
+            out.append(Command("recover", (u.id, u.id), recover_label(u, u, cost)))
         return out
     if not basic_only and R.ut(u).leap:
         cost = _afford(st, u, "leap")
@@ -824,7 +935,7 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Command]:
             if w.has("XPL"):
                 reach_w = weapon_range(st, w)
                 near = {n for c in occ for n in B.adjacent_cells(st, c)}  # an empty blast square needs a unit
-                cells = sorted(c for c in near | set(occ) if 2 <= chebyshev(u.pos, c) <= reach_w
+                cells = sorted(c for c in near | set(occ) if chebyshev(u.pos, c) <= reach_w
                                and (c not in occ or occ[c].seat != u.seat))  # fmt: skip
             else:
                 cells = sorted(v.pos for v in enemies if v.pos is not None)
@@ -859,7 +970,7 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Command]:
     if (cost := _afford(st, u, "recover")) is not None:
         for v in st.units.values():
             if v.seat == u.seat and v.state == DOWNED and v.pos is not None and B.adjacent(st, u.pos, v.pos):
-                out.append(Command("recover", (u.id, v.id), f"{u.name} helps {v.name} recover ({cost} ACT)"))
+                out.append(Command("recover", (u.id, v.id), recover_label(u, v, cost)))
     if basic_only:
         return out
     if R.has(u, "CMD") and (cost := _afford(st, u, "order")) is not None:
@@ -868,7 +979,9 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Command]:
             if mate and v.pos is not None and B.sees(st, u.pos, v.pos, ignore=(u.id, v.id)):
                 out.append(
                     Command(
-                        "order", (u.id, v.id), f"{u.name} orders {v.name} to take a free action ({cost} ACT)"
+                        "order",
+                        (u.id, v.id),
+                        f"{u.name} orders {v.name} to take a free basic action ({cost} ACT)",
                     )
                 )
     for verb in B.mission(st).actions:
@@ -892,9 +1005,5 @@ def skill_commands(st: SkirmState, seat: str) -> list[Command]:
                     continue
             elif f"{u.id}:{sid}" in st.skills_used or st.orders.get(seat, 0) < sk.cost:
                 continue
-            for t in skill_targets(st, u, sk):
-                args = (u.id, sid) if t is None else (u.id, sid, t.id)
-                out.append(
-                    Command("skill", args, f"{u.name} uses {sk.name}" + (f" on {t.name}" if t else ""))
-                )
+            out += [skill_command(u, sk, t) for t in R.skill_targets(st, u, sk)]
     return out

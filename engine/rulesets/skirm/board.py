@@ -334,8 +334,10 @@ def leap_cells(st: SkirmState, u: Unit, reach_len: int, *, nimble: bool) -> list
 def sees(st: SkirmState, a: Cell, b: Cell, *, ignore: tuple[str, ...] = ()) -> bool:
     """Two-lines sight from square a to square b.
 
-    Blocked by high walls, closed doors, solid squares, squares higher than both ends, and squares of
-    Standing units (other than those in ``ignore``). Low walls do not block sight (they give cover).
+    Blocked by high walls, closed doors, solid squares, terrain rising 2 or more squares above the higher
+    end (a square, or a low wall standing on a square 1 higher), and squares of Standing units (other than
+    those in ``ignore``). Terrain only 1 above the higher end hides a target partly: it gives cover (see
+    :func:`in_cover`) but does not block, like a low wall on level ground.
     """
     boxes = list(static_sight_boxes(bmap(st).id, max(height(st, a), height(st, b))))
     boxes += [scaled_side(k) for k, is_open in st.doors.items() if not is_open]
@@ -348,11 +350,13 @@ def sees(st: SkirmState, a: Cell, b: Cell, *, ignore: tuple[str, ...] = ()) -> b
 @cache
 def static_sight_boxes(map_id: str, top: int) -> tuple[tuple[int, int, int, int], ...]:
     """The map's fixed sight blockers seen between squares whose higher one is at ``top``: high walls,
-    solid squares and squares higher than ``top`` (as scaled boxes)."""
+    low walls whose top rises 2+ above ``top``, solid squares and squares 2+ higher than ``top`` (as
+    scaled boxes)."""
     from engine.rulesets.skirm.content import maps
 
     m = maps()[map_id]
-    return tuple(scaled_side(k) for k in sorted(m.high)) + tuple(
+    walls = sorted(m.high) + sorted(k for k in m.low if max(m.height[k[0]], m.height[k[1]]) + 1 >= top + 2)
+    return tuple(scaled_side(k) for k in walls) + tuple(
         scaled_cell(c) for c in sorted(tall_cells(map_id, top))
     )
 
@@ -360,15 +364,17 @@ def static_sight_boxes(map_id: str, top: int) -> tuple[tuple[int, int, int, int]
 @cache
 def tall_cells(map_id: str, top: int) -> frozenset[Cell]:
     """Squares that block sight between two squares whose higher one stands at ``top``: solid squares and
-    squares higher than ``top``."""
+    squares at least 2 higher than ``top`` (1 higher hides a model only in part, like a low wall)."""
     from engine.rulesets.skirm.content import maps
 
     m = maps()[map_id]
-    return frozenset(c for c, t in m.terrain.items() if t == "X" or m.height[c] > top)
+    return frozenset(c for c, t in m.terrain.items() if t == "X" or m.height[c] >= top + 2)
 
 
 def in_cover(st: SkirmState, attacker: Cell, target: Cell) -> bool:
-    """Whether a low wall sits on a side of the target's square that faces the attacker."""
+    """Whether terrain on a side of the target's square that faces the attacker hides the target in part:
+    a low wall, or a raised square beyond that side, whose top rises above the target's square and is not
+    below the attacker's square (a shooter standing higher than the obstacle's top sees over it)."""
     tx, ty = target
     ax, ay = attacker
     sides = []
@@ -380,7 +386,15 @@ def in_cover(st: SkirmState, attacker: Cell, target: Cell) -> bool:
         sides.append((tx, ty - 1))
     if ay > ty:
         sides.append((tx, ty + 1))
-    return any(on_board(s) and low_wall(st, target, s) for s in sides)
+    ht, ha = height(st, target), height(st, attacker)
+    for s in sides:
+        if not on_board(s):
+            continue
+        hs = height(st, s)
+        tops = ([max(ht, hs) + 1] if low_wall(st, target, s) else []) + ([hs] if not solid(st, s) else [])
+        if any(top > ht and top >= ha for top in tops):
+            return True
+    return False
 
 
 def in_zone(st: SkirmState, seat: str, c: Cell) -> bool:

@@ -12,17 +12,19 @@ HELP: dict[str, str] = {
     "dice": (
         "Roll a D6 against a stat: equal or lower succeeds. A 1 always succeeds and a 6 always fails, whatever the "
         "modifiers. A die is re-rolled at most once; a Tactical Order buys a re-roll of any of your failed dice, even "
-        "in the other player's activation ('reroll N' or 'keep')."
+        "in the other player's activation ('reroll N' or 'keep'): attacks, saves, falls, Blast Shield, Recover and "
+        "the event die."
     ),
     "actions": (
         "A unit spends up to its ACT each activation. Move (3 squares), Dash (1), Ranged or Melee attack, open/close a "
         "door on its square's side, pick up/drop a marker, Recover (a D6 under ARM stands a Downed unit up; itself or "
         "an adjacent squadmate). Repeating an action in the same activation costs 1 more each time. Tactical Orders pay "
-        "for actions beyond ACT. Downed units may only Recover or Crawl."
+        "for actions beyond ACT. Downed units may only Recover or Crawl (a Crawl may always leave difficult ground)."
     ),
     "orders": (
         "Tactical Orders: 3D6 each turn plus the LDx dice of Standing leaders; every 1-3 is one order. Spend them on "
-        "extra actions, TO skills (once per unit per turn, any time you are to act) and re-rolls. Unused orders are lost."
+        "extra actions, TO skills (once per unit per turn, any time you are to act or an attack comes at you: "
+        "'skill ...' or 'pass') and re-rolls. Unused orders are lost."
     ),
     "movement": (
         "Eight directions; a diagonal needs both side squares free, level and without walls. You may not pass through "
@@ -31,11 +33,12 @@ HELP: dict[str, str] = {
         "climbed. Stairs count as flat. Squares more than 1 apart in height are not adjacent."
     ),
     "combat": (
-        "Ranged: target 2+ squares away, in range and in sight (two clear lines from one of your corners to two of its "
-        "corners; high walls, closed doors, solid blocks and Standing units block), and no Standing enemy next to you. "
+        "Ranged: a target not adjacent to you (height counts), in range and in sight (two clear lines from one of your corners to two of its "
+        "corners; high walls, closed doors, solid blocks, ground 2+ above you both and Standing units block), and no "
+        "Standing enemy next to you. "
         "Melee: an adjacent enemy. Roll ROA dice under MSK/RSK; each success deals DAM; the target rolls one save per "
-        "damage under ARM; any failed save: Standing -> Downed -> Out. High ground +1 skill, cover (a low wall on the "
-        "target's side facing you) one automatic save, support (a Standing squadmate next to the target) +1 ROA in melee."
+        "damage under ARM; any failed save: Standing -> Downed -> Out. High ground +1 skill, cover (a low wall or 1-high ground on the "
+        "target's side facing you, not below you) one automatic save, support (a Standing squadmate next to the target) +1 ROA in melee."
     ),
     "missions": (
         "Seize Ground (Crossroads): 4 objectives; 'plant' a banner (2 ACT) so an objective keeps scoring for you. "
@@ -47,7 +50,8 @@ HELP: dict[str, str] = {
         "activate <unit> · move|dash|crawl|leap <unit> <square> · shoot <unit> [weapon] <target|square> · "
         "fight <unit> [weapon] <target> · open|close <unit> <c4|c5> · pickup|drop <unit> · recover <unit> <downed> · "
         "order <leader> <squadmate> · skill <unit> <skill> [target] · plant|upload|sabotage <unit> · end · "
-        "reroll N · keep · react reroll ask|never. Setup: zone <name> · deploy <unit> <square>."
+        "reroll N · keep · chain <unit>|done · push <square>|none · pass · react reroll|skill ask|never. "
+        "Setup: zone <name> · deploy <unit> <square>."
     ),
 }
 

@@ -14,7 +14,7 @@ from engine.rulesets.skirm.state import SkirmState, Unit
 
 VERB = {"shoot": 40, "fight": 45, "plant": 60, "upload": 80, "sabotage": 60, "pickup": 40, "recover": 25,
         "skill": 6, "order": 6, "open": 4, "close": 1, "drop": 0, "activate": 5, "reroll": 10, "keep": 3,
-        "zone": 1, "deploy": 1, "end": 2}  # fmt: skip
+        "zone": 1, "deploy": 1, "end": 2, "chain": 30, "push": 10, "pass": 4}  # fmt: skip
 
 
 def goals(st: SkirmState, u: Unit) -> list[Cell]:
@@ -43,6 +43,8 @@ def bot_weights(st: SkirmState, seat: str, options: list[Command]) -> list[int]:
                 before = min(chebyshev(u.pos, x) for x in g)
                 after = min(chebyshev(to, x) for x in g)
                 w = 20 + 5 * (before - after) if after < before else (1 if before == 0 else 2)
+        elif c.verb in ("chain", "push") and c.args[0] in ("done", "none"):
+            w = 3
         elif c.verb == "end" and st.active and not st.ordered:
             u = st.units[st.active]
             w = 2 if R.act_left(u) else 25

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.board_marks import SEAT_TEXT, seat_palette, unique_tags
 from engine.geometry.square import cell_name, edge_name
+from engine.grammar import plural
 from engine.rulesets.skirm import board as B
 from engine.rulesets.skirm import rules as R
 from engine.rulesets.skirm.content import factions, skill
 from engine.rulesets.skirm.state import DOWNED, STANDING, SkirmState
-from engine.scene import Arrow, Edge, Panel, PanelUnit, Scene, Tile, Token
+from engine.scene import Arrow, Edge, Panel, PanelUnit, Scene, Tile, Token, TokenShape
 
 HEIGHT_FILLS = ("#3d4a3a", "#5b6b4e", "#7d8a63", "#a0a57a", "#c2bf92")
 DIFFICULT = "#5a4a33"
@@ -87,16 +89,33 @@ def static_layer(st: SkirmState) -> tuple[tuple[Tile, ...], tuple[Edge, ...]]:
     return tuple(tiles), tuple(edges)
 
 
+def unit_tags(st: SkirmState) -> dict[str, str]:
+    """A unique board tag per unit (mirror matches too): the rules' label where free, else the id's
+    first letter and number, else a numbered initial."""
+    labels = R.unit_labels(st)
+    cands = []
+    for u in st.units.values():
+        digits = "".join(ch for ch in u.id if ch.isdigit())
+        cands.append((u.id, (labels[u.id], u.id[0].upper() + (digits[-1:] or u.id[1:2]), u.id[:2].upper())))
+    return unique_tags(cands)
+
+
+def seat_colours(st: SkirmState) -> dict[str, str]:
+    """Each seat's colour on the board: by seat, not faction, so a mirror match stays two colours."""
+    return seat_palette(R.SEATS)
+
+
 def scene(st: SkirmState, seat: str | None) -> Scene:
     """The board image: map, doors, objectives, markers, units with state rings, last activation, panel."""
     m = B.mission(st)
     tiles, edges = static_layer(st)
     doors = tuple(Edge(k[0], k[1], "door_open" if v else "door_closed") for k, v in sorted(st.doors.items()))
-    labels = R.unit_labels(st)
+    labels = unit_tags(st)
+    colours = seat_colours(st)
     tokens: list[Token] = []
     for o in st.objectives:
         if not o["gone"]:
-            ring = R.faction_colour(st, o["planted"]) if o["planted"] else None
+            ring = colours[o["planted"]] if o["planted"] else None
             tokens.append(Token((o["pos"][0], o["pos"][1]), "O" + o["id"], OBJECTIVE, "hex", text_fill="#000000",
                                 ring=ring, small=True))  # fmt: skip
     for _mid, v in sorted(st.markers.items()):
@@ -106,7 +125,7 @@ def scene(st: SkirmState, seat: str | None) -> Scene:
             )
     panel_units = []
     for u in st.units.values():
-        colour = R.faction_colour(st, u.seat)
+        colour = colours[u.seat]
         if B.on_map(u) and u.pos is not None:
             ring = (
                 "#ffe066"
@@ -116,9 +135,8 @@ def scene(st: SkirmState, seat: str | None) -> Scene:
                 else "#f0f0f0"
             )
             label = labels[u.id] if u.state == STANDING else labels[u.id].lower()
-            tokens.append(
-                Token(u.pos, label, colour, "circle" if u.state == STANDING else "square", ring=ring)
-            )
+            shape: TokenShape = "circle" if u.state == STANDING else "square"
+            tokens.append(Token(u.pos, label, colour, shape, text_fill=SEAT_TEXT, ring=ring))
         left = R.act_left(u) if st.active == u.id else (0 if u.activated else R.activation_act(u))
         bits = [R.fmt_unit_state(u), f"ACT {left}/{R.ut(u).act}"]
         if u.carrying:
@@ -146,26 +164,65 @@ def scene(st: SkirmState, seat: str | None) -> Scene:
         lines.append(st.result.reason)
     elif w:
         lines.append(f"To act: {R.squad_name(st, w[0])}")
-    legend = tuple((R.faction_colour(st, s), R.squad_name(st, s)) for s in R.SEATS) + (
-        (OBJECTIVE, "objective"), (MARKER, "data cache"), (DIFFICULT, "difficult"), (STAIRS, "stairs"),
-        ("#ff4d4d", "Downed / attack"), ("#ffe066", "active / last move"),
-    )  # fmt: skip
+    legend: list[tuple[str, str]] = [
+        (colours[s], f"{R.squad_name(st, s)} ({faction_name(str(st.squads[s]['faction']))})") for s in R.SEATS
+    ]
+    legend.append(("#f0f0f0", "circle: standing; square: Downed"))
+    legend.append(("#ffe066", "yellow: active unit, last move"))
+    legend.append(("#ff4d4d", "red: Downed ring, attack"))
+    if any(t.label.startswith("O") for t in tokens):
+        legend.append((OBJECTIVE, "On: objective (ring: planted)"))
+    if any(t.label == "D" for t in tokens):
+        legend.append((MARKER, "D: data cache"))
+    legend.append((HEIGHT_FILLS[2], "digit: height (lighter = higher)"))
+    marks = {t.mark[-1:] for t in tiles if t.mark}
+    if "~" in marks:
+        legend.append((DIFFICULT, "~ difficult ground"))
+    if "/" in marks:
+        legend.append((STAIRS, "/ stairs"))
+    if "X" in marks:
+        legend.append((SOLID, "X solid block"))
+    legend.append((ZONE_TINT[0], "tinted: deployment zone"))
+    legend.append(("#cdd1da", "low wall (thick: high wall)"))
+    if any(e.style == "gate" for e in edges):
+        legend.append(("#c47ef0", "striped edge: climbable"))
+    if doors:
+        legend.append(("#b8743c", "closed door (green: open)"))
     return Scene(
         grid="square", width=12, height=12, static_key=f"skirm:{m.map.id}:{m.id}", tiles=tiles, edges=edges,
         dynamic_edges=doors, tokens=tuple(tokens), arrows=tuple(arrows),
-        panel=Panel(f"Skirm · {m.name}", tuple(lines), tuple(panel_units), legend),
+        panel=Panel(f"Skirm · {m.name}", tuple(lines), tuple(panel_units), tuple(legend)),
     )  # fmt: skip
 
 
 def text_board(st: SkirmState, seat: str | None) -> str:
-    """The map as text: each square shows height and terrain, or a unit (UPPER player1, lower player2,
-    '_' suffix when Downed), objectives 'O', data caches 'D'; walls and doors are listed below."""
+    """The map as text under a status header (turn, phase, initiative, event, Mission Points and Tactical
+    Orders per side, who is to act): each square shows height and terrain, or a unit's board tag (UPPER
+    player1, lower player2, '_' suffix when Downed), objectives 'On', data caches 'D' with their ids;
+    walls, doors, the units and a key follow."""
+    m = B.mission(st)
     bm = B.bmap(st)
-    labels = R.unit_labels(st)
+    labels = unit_tags(st)
     occ = B.occupancy(st)
     objs = {(o["pos"][0], o["pos"][1]): o["id"] for o in st.objectives if not o["gone"]}
-    marks = {(v["pos"][0], v["pos"][1]) for v in st.markers.values() if v["pos"]}
-    lines = ["    " + "".join(f"{chr(97 + x):<4}" for x in range(12))]
+    marks = {(v["pos"][0], v["pos"][1]): k for k, v in sorted(st.markers.items()) if v["pos"]}
+    head = f"Skirm · {m.name} · Turn {st.turn}/{R.TURNS} · phase {st.phase}"
+    if st.initiative:
+        head += f" · initiative {R.squad_name(st, st.initiative)}"
+    lines = [head]
+    e = m.events.get(st.event)
+    if e:
+        lines.append(f"Event {st.event}: {e.name} ({R.EVENT_TEXT[e.effect]})")
+    lines.append(" · ".join(
+        f"{R.squad_name(st, s)}: {st.points.get(s, 0)} MP, {plural(st.orders.get(s, 0), 'Tactical Order')} left"
+        for s in R.SEATS
+    ))  # fmt: skip
+    w = R.waiting(st)
+    if st.result:
+        lines.append(st.result.reason)
+    elif w:
+        lines.append(f"To act: {R.squad_name(st, w[0])}")
+    lines += ["", "    " + "".join(f"{chr(97 + x):<4}" for x in range(12))]
     for y in range(12):
         row = f"{y + 1:>2}  "
         for x in range(12):
@@ -177,15 +234,16 @@ def text_board(st: SkirmState, seat: str | None) -> str:
             elif c in objs:
                 cell = "O" + objs[c] + " "
             elif c in marks:
-                cell = "D  "
+                cell = ("D" + marks[c])[:3]
             else:
                 t = bm.terrain[c]
                 cell = f"{bm.height[c] if bm.height[c] else '.'}{t if t != '.' else ' '} "
             row += cell.ljust(4)
         lines.append(row)
     lines.append("")
-    lines.append("Key: digit = height, ~ difficult, / stairs, X solid, On objective, D data cache; "
-                 f"UPPER {R.squad_name(st, R.SEATS[0])}, lower {R.squad_name(st, R.SEATS[1])}, _ Downed.")  # fmt: skip
+    lines.append("Key: digit = height, ~ difficult, / stairs, X solid, . open ground; On objective n, D data cache "
+                 f"(its id); UPPER {R.squad_name(st, R.SEATS[0])}, lower {R.squad_name(st, R.SEATS[1])}, _ Downed; "
+                 "* below: the active unit.")  # fmt: skip
     lines.append("High walls: " + ", ".join(edge_name(*k) for k in sorted(bm.high)))
     lines.append("Low walls: " + ", ".join(edge_name(*k) for k in sorted(bm.low)))
     lines.append(
@@ -193,8 +251,15 @@ def text_board(st: SkirmState, seat: str | None) -> str:
         + ", ".join(f"{edge_name(*k)} {'open' if v else 'closed'}" for k, v in sorted(st.doors.items()))
     )
     lines.append("Climbable: " + ", ".join(edge_name(*k) for k in sorted(bm.climb)))
-    lines.append(f"Turn {st.turn}/{R.TURNS} · " + " · ".join(
-        f"{R.squad_name(st, s)} {st.points.get(s, 0)} MP, {st.orders.get(s, 0)} TO" for s in R.SEATS))  # fmt: skip
+    for o in st.objectives:
+        if not o["gone"]:
+            held = R.controller(st, (o["pos"][0], o["pos"][1]))
+            lines.append(f"Objective O{o['id']} at {cell_name((o['pos'][0], o['pos'][1]))}"
+                         + (f", planted by {R.squad_name(st, o['planted'])}" if o["planted"] else "")
+                         + (f", held by {R.squad_name(st, held)}" if held else ""))  # fmt: skip
+    for k, v in sorted(st.markers.items()):
+        where = cell_name((v["pos"][0], v["pos"][1])) if v["pos"] else f"carried by {v['carrier']}"
+        lines.append(f"Data cache D{k}: {where}")
     for u in st.units.values():
         mark = "*" if u.id == st.active else " "
         where = cell_name(u.pos) if u.pos else "-"
@@ -202,8 +267,6 @@ def text_board(st: SkirmState, seat: str | None) -> str:
         gear = ", ".join(u.weapons + [skill(s).name for s in u.skills])
         lines.append(f"{mark}{labels[u.id]:<3} {u.id:<10} {R.squad_name(st, u.seat)[:18]:<18} {R.fmt_unit_state(u):<9} "
                      f"{where:<4} ACT {left}/{R.ut(u).act}{'  done' if u.activated else ''}  [{gear}]")  # fmt: skip
-    if st.result:
-        lines.append(st.result.reason)
     return "\n".join(lines)
 
 

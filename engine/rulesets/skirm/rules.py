@@ -10,8 +10,9 @@ from typing import Any
 
 from engine.core import Event, Outcome
 from engine.geometry.square import Cell, cell_name, chebyshev, sight_line
+from engine.grammar import with_article
 from engine.rulesets.skirm import board as B
-from engine.rulesets.skirm.content import UnitType, Weapon, factions, unit_type, weapon
+from engine.rulesets.skirm.content import Skill, UnitType, Weapon, factions, skill, unit_type, weapon
 from engine.rulesets.skirm.state import DOWNED, OUT, RESERVE, STANDING, SkirmState, Unit
 
 SEATS = ("player1", "player2")
@@ -19,6 +20,8 @@ TURNS = 4
 BASE_ORDERS = 3
 MOVE, DASH, LEAP = 3, 1, 2  # squares for Move and Dash/Crawl; ACT cost of a Leap
 MISSION_COSTS = {"plant": 2, "upload": 1, "sabotage": 2}
+ANY = -1  # the "stat" of a die with no pass or fail (the event die): any such die may be re-rolled
+SHIELD = 3  # Blast Shield: 1-3 holds
 
 
 def other(seat: str) -> str:
@@ -169,17 +172,41 @@ def start_turn(st: SkirmState, ev: list[Event]) -> None:
     text = EVENT_TEXT[e.effect]
     ev.append(Event(f"{squad_name(st, winner)} rolls the mission event: {st.event}, {e.name} ({text}).",
                     kind="event", dice=(st.event,)))  # fmt: skip
-    if e.effect == "supply":
-        st.orders[winner] += 1
-    elif e.effect == "reinforce":
-        for seat in SEATS:
-            st.orders[seat] += 1
-    elif e.effect == "lockdown":
-        for k in st.doors:
-            st.doors[k] = False
     st.phase = "activation"
     st.next_side = winner
     st.active = ""
+    if rerollable(st, winner, [st.event], [False], ANY):
+        st.stack.append({"t": "event", "seat": winner, "dice": [st.event], "re": [False], "stat": ANY,
+                         "step": "reroll"})  # fmt: skip
+    else:
+        apply_event(st, ev)
+
+
+def apply_event(st: SkirmState, ev: list[Event]) -> None:
+    """The turn's mission event takes effect (orders gained, doors shut); fog, mud and bounty are read
+    where they apply."""
+    effect = event_effect(st)
+    if effect == "supply":
+        st.orders[st.initiative] += 1
+    elif effect == "reinforce":
+        for seat in SEATS:
+            st.orders[seat] += 1
+    elif effect == "lockdown":
+        for k in st.doors:
+            st.doors[k] = False
+
+
+def step_event(st: SkirmState, f: dict[str, Any], ev: list[Event]) -> bool:
+    """Advance an event frame: the initiative winner may re-roll the event die with a Tactical Order."""
+    if f["step"] == "reroll" and rerollable(st, f["seat"], f["dice"], f["re"], ANY):
+        return True
+    st.stack.pop()
+    if f["re"][0]:
+        st.event = f["dice"][0]
+        e = B.mission(st).events[st.event]
+        ev.append(Event(f"This turn's event is {st.event}, {e.name} ({EVENT_TEXT[e.effect]}).", kind="event"))
+    apply_event(st, ev)
+    return False
 
 
 EVENT_TEXT = {
@@ -311,7 +338,8 @@ def drop_marker(st: SkirmState, u: Unit) -> None:
 
 
 def attack_targets(st: SkirmState, a: Unit, w: Weapon, target: Cell, melee: bool) -> list[dict[str, Any]]:
-    """Everyone an attack rolls against: the primary target, then XPL blast, CHN chain or LNR line victims."""
+    """Everyone an attack rolls against: the primary target, then XPL blast or LNR line victims (CHN chain
+    targets are the attacker's picks, added by ``chain`` answers)."""
     assert a.pos is not None
     occ = B.occupancy(st)
     out: list[dict[str, Any]] = []
@@ -323,12 +351,6 @@ def attack_targets(st: SkirmState, a: Unit, w: Weapon, target: Cell, melee: bool
         for c in B.adjacent_cells(st, target):
             v = occ.get(c)
             if v is not None and v.id not in taken:
-                out.append({"id": v.id, "primary": False})
-                taken.add(v.id)
-    if w.has("CHN") and not melee and primary is not None:
-        near = [occ[c] for c in B.adjacent_cells(st, target) if c in occ]
-        for v in sorted(near, key=lambda x: (x.seat == a.seat, x.id))[:2]:
-            if v.id not in taken and v.seat != a.seat:
                 out.append({"id": v.id, "primary": False})
                 taken.add(v.id)
     if w.has("LNR") and not melee:
@@ -345,10 +367,13 @@ def start_attack(
 ) -> dict[str, Any]:
     """Push an attack frame; :func:`advance` resolves it (and asks for re-rolls where orders allow)."""
     assert a.pos is not None
+    queue = attack_targets(st, a, w, target, melee)
+    primary = st.units[queue[0]["id"]] if queue and queue[0]["primary"] else None
     f: dict[str, Any] = {
         "t": "attack", "by": a.id, "w": w.id, "melee": melee, "counter": counter,
-        "at": list(a.pos), "target": list(target), "queue": attack_targets(st, a, w, target, melee),
-        "i": 0, "step": "roll", "surge": a.surge,
+        "at": list(a.pos), "target": list(target), "queue": queue, "i": 0, "surge": a.surge,
+        "step": "chain", "chain_left": 2 if w.has("CHN") and not melee and primary is not None else 0,
+        "react_seat": primary.seat if primary is not None and primary.seat != a.seat else "",
     }  # fmt: skip
     a.surge = False
     if w.has("LIM") and w.id not in a.spent:
@@ -408,9 +433,19 @@ def auto_saves(st: SkirmState, f: dict[str, Any], a: Unit, t: Unit, primary: boo
 
 
 def step_attack(st: SkirmState, f: dict[str, Any], ev: list[Event]) -> bool:
-    """Advance an attack frame. Returns True when it waits for a re-roll decision."""
+    """Advance an attack frame. Returns True when it waits for a decision: the attacker's chain targets, the
+    defender's Tactical-Order skills, a re-roll, or the attacker's push."""
     a = st.units[f["by"]]
     w = wp(f["w"])
+    if f["step"] == "chain":
+        if f["chain_left"] > 0 and chain_candidates(st, f):
+            return True
+        f["step"] = "react"
+    if f["step"] == "react":
+        seat = f["react_seat"]
+        if seat and st.skill_policies.get(seat, "ask") == "ask" and to_skill_uses(st, seat):
+            return True
+        f["step"] = "roll"
     while f["i"] < len(f["queue"]):
         entry = f["queue"][f["i"]]
         t = st.units[entry["id"]]
@@ -418,15 +453,27 @@ def step_attack(st: SkirmState, f: dict[str, Any], ev: list[Event]) -> bool:
             if not B.on_map(t):
                 f["i"] += 1
                 continue
+            f["step"] = "attack"
             if not entry["primary"] and has(t, "BLS"):
-                d = st.rng.roll(6)
-                if d <= 3:
-                    ev.append(
-                        Event(f"{t.name}'s blast shield holds ({d}): no attack roll against it.", dice=(d,))
-                    )
-                    f["i"] += 1
-                    continue
-                ev.append(Event(f"{t.name}'s blast shield fails ({d}).", dice=(d,)))
+                f["shield"] = [st.rng.roll(6)]
+                f["shre"] = [False]
+                ev.append(Event(f"{t.name} rolls its blast shield: {f['shield'][0]} (1-3 holds).",
+                                dice=tuple(f["shield"])))  # fmt: skip
+                f["step"] = "shield_reroll"
+        if f["step"] == "shield_reroll":
+            if rerollable(st, t.seat, f["shield"], f["shre"], SHIELD):
+                return True
+            f["step"] = "shield_done"
+        if f["step"] == "shield_done":
+            d = f["shield"][0]
+            if success(d, SHIELD):
+                ev.append(Event(f"{t.name}'s blast shield holds ({d}): no attack roll against it."))
+                f["i"] += 1
+                f["step"] = "roll"
+                continue
+            ev.append(Event(f"{t.name}'s blast shield fails ({d})."))
+            f["step"] = "attack"
+        if f["step"] == "attack":
             f["skill"] = attack_skill(st, a, w, t, f["melee"])
             n = attack_dice(st, a, w, t, f["melee"], f["surge"])
             f["dice"] = [st.rng.roll(6) for _ in range(n)]
@@ -478,6 +525,7 @@ def step_attack(st: SkirmState, f: dict[str, Any], ev: list[Event]) -> bool:
             if w.has("STN") and 1 in f["dice"] and B.on_map(t):
                 t.stun = 1
                 ev.append(Event(f"{t.name} is stunned: 1 less ACT in its next activation (STN)."))
+            f["dam"] = dam
             autos = auto_saves(st, f, a, t, entry["primary"]) if dam else []
             if "ward" in autos:
                 t.ward = False
@@ -509,10 +557,23 @@ def step_attack(st: SkirmState, f: dict[str, Any], ev: list[Event]) -> bool:
             failed = any(not success(d, f["arm"]) for d in f["saves"])
             if failed:
                 degrade(st, t, a.seat, ev)
-                if w.has("PSH") and B.on_map(t):
-                    push(st, a, t, ev)
             elif f["saves"]:
                 ev.append(Event(f"{t.name} saves everything."))
+            f["step"] = "next"
+            if w.has("PSH") and f["dam"] and B.on_map(t):
+                if push_cells(st, f, t):
+                    f["step"] = "push"
+                else:
+                    ev.append(Event(f"{t.name} cannot be pushed (PSH)."))
+        if f["step"] == "push":
+            return True
+        if f["step"] == "pushed":
+            f["i"] += 1
+            f["step"] = "roll"
+            if push_to(st, f, t, f.pop("push_to"), ev):
+                return False  # a fall frame now sits on top of this one
+            continue
+        if f["step"] == "next":
             f["i"] += 1
             f["step"] = "roll"
     st.stack.pop()
@@ -545,56 +606,144 @@ def counter_weapon(u: Unit) -> Weapon | None:
     return None
 
 
-def push(st: SkirmState, a: Unit, t: Unit, ev: list[Event]) -> None:
-    """PSH: move the target straight away from the attacker, up to 2 squares; a fall hurts."""
-    assert a.pos is not None and t.pos is not None
-    dx = (t.pos[0] > a.pos[0]) - (t.pos[0] < a.pos[0])
-    dy = (t.pos[1] > a.pos[1]) - (t.pos[1] < a.pos[1])
-    start = t.pos
-    c = t.pos
+def push_cells(st: SkirmState, f: dict[str, Any], t: Unit) -> dict[Cell, int]:
+    """PSH: where the attack may push ``t`` -> squares moved (1 or 2). Each square pushed must lie one
+    farther from the attacker's square than the last (the unit moves away, never sideways), and the step is
+    stopped by solid squares, units, higher ground, any wall or door, or a blocked corner."""
+    assert t.pos is not None
+    at = (f["at"][0], f["at"][1])
     occ = B.occupancy(st)
-    for _ in range(2):
-        n = (c[0] + dx, c[1] + dy)
-        if B.solid(st, n) or n in occ or B.height(st, n) > B.height(st, c):
-            break
-        if dx and dy:
-            sides = ((n[0], c[1]), (c[0], n[1]))
-            if any(B.solid(st, s) or s in occ for s in sides):
-                break
-            way0 = B.hard_edge(st, c, sides[0]) or B.hard_edge(st, sides[0], n)
-            if way0 and (B.hard_edge(st, c, sides[1]) or B.hard_edge(st, sides[1], n)):
-                break
-        elif B.hard_edge(st, c, n) or B.low_wall(st, c, n):
-            break
-        c = n
-    if c == start:
-        ev.append(Event(f"{t.name} cannot be pushed."))
-        return
+    out: dict[Cell, int] = {}
+    frontier = [t.pos]
+    for n_steps in (1, 2):
+        nxt = []
+        for c in frontier:
+            for n in B.around(c):
+                if chebyshev(at, n) != chebyshev(at, c) + 1 or n in out or not push_step_open(st, c, n, occ):
+                    continue
+                out[n] = n_steps
+                nxt.append(n)
+        frontier = nxt
+    return out
+
+
+def push_step_open(st: SkirmState, c: Cell, n: Cell, occ: dict[Cell, Unit]) -> bool:
+    """Whether a pushed unit may be moved one square from c to n (falls allowed, climbs not)."""
+    if B.solid(st, n) or n in occ or B.height(st, n) > B.height(st, c):
+        return False
+    if n[0] != c[0] and n[1] != c[1]:
+        sides = ((n[0], c[1]), (c[0], n[1]))
+        if any(B.solid(st, s) or s in occ for s in sides):
+            return False
+        way0 = B.hard_edge(st, c, sides[0]) or B.hard_edge(st, sides[0], n)
+        return not (way0 and (B.hard_edge(st, c, sides[1]) or B.hard_edge(st, sides[1], n)))
+    return not (B.hard_edge(st, c, n) or B.low_wall(st, c, n))
+
+
+def push_to(st: SkirmState, f: dict[str, Any], t: Unit, dest: list[int] | None, ev: list[Event]) -> bool:
+    """Carry out the attacker's push answer (``dest`` None: no push). A drop opens a fall frame (saves equal
+    to the height fallen, which the target may re-roll with orders). Returns True when a fall frame opened."""
+    if dest is None or t.pos is None:
+        ev.append(Event(f"{t.name} is not pushed."))
+        return False
+    start, c = t.pos, (dest[0], dest[1])
     t.pos = c
-    fall = B.height(st, start) - B.height(st, c)
     ev.append(Event(f"{t.name} is pushed to {cell_name(c)} (PSH)."))
-    if fall > 0:
-        saves = [st.rng.roll(6) for _ in range(fall)]
-        arm = ut(t).arm
-        ev.append(
-            Event(f"{t.name} falls {fall} square(s): saves vs ARM {arm} → {_dice(saves)}.", dice=tuple(saves))
-        )
-        if any(not success(d, arm) for d in saves):
-            degrade(st, t, a.seat, ev)
+    fall = B.height(st, start) - B.height(st, c)
+    if fall <= 0:
+        return False
+    arm = ut(t).arm
+    saves = [st.rng.roll(6) for _ in range(fall)]
+    ev.append(
+        Event(f"{t.name} falls {fall} square(s): saves vs ARM {arm} → {_dice(saves)}.", dice=tuple(saves))
+    )
+    st.stack.append({"t": "fall", "by": f["by"], "target": t.id, "dice": saves, "re": [False] * fall,
+                     "stat": arm, "step": "reroll"})  # fmt: skip
+    return True
+
+
+def step_fall(st: SkirmState, f: dict[str, Any], ev: list[Event]) -> bool:
+    """Advance a fall frame: the fallen unit's player may re-roll failed saves with orders; any failure
+    degrades it."""
+    t = st.units[f["target"]]
+    if f["step"] == "reroll" and rerollable(st, t.seat, f["dice"], f["re"], f["stat"]):
+        return True
+    st.stack.pop()
+    if any(not success(d, f["stat"]) for d in f["dice"]) and B.on_map(t):
+        degrade(st, t, st.units[f["by"]].seat, ev)
+    else:
+        ev.append(Event(f"{t.name} lands safely."))
+    return False
+
+
+def chain_candidates(st: SkirmState, f: dict[str, Any]) -> list[Unit]:
+    """CHN: enemy units in squares adjacent to the original target that the attacker may still add."""
+    a = st.units[f["by"]]
+    target = (f["target"][0], f["target"][1])
+    taken = {x["id"] for x in f["queue"]}
+    occ = B.occupancy(st)
+    near = [occ[c] for c in B.adjacent_cells(st, target) if c in occ]
+    return sorted((v for v in near if v.seat != a.seat and v.id not in taken), key=lambda v: v.id)
+
+
+def skill_targets(st: SkirmState, u: Unit, sk: Skill) -> list[Unit | None]:
+    """Who a skill may target now ([None] for a self-only skill)."""
+    if u.pos is None:
+        return []
+    if sk.effect == "surge":
+        return [None] if u.state == STANDING else []
+    if sk.effect == "raise":
+        out: list[Unit | None] = []
+        for v in st.units.values():
+            if v.seat != u.seat or v.state != DOWNED or v.pos is None:
+                continue
+            if v.id == u.id or (u.state == STANDING and B.adjacent(st, u.pos, v.pos)):
+                out.append(v)
+        return out
+    if u.state != STANDING:
+        return []
+    if sk.effect == "hex":
+        return [v for v in st.units.values() if v.seat != u.seat and B.on_map(v) and v.pos is not None
+                and chebyshev(u.pos, v.pos) <= 8 and B.sees(st, u.pos, v.pos, ignore=(u.id, v.id))]  # fmt: skip
+    return [v for v in st.units.values()
+            if v.seat == u.seat and B.on_map(v) and v.pos is not None and chebyshev(u.pos, v.pos) <= 3]  # fmt: skip
+
+
+def to_skill_uses(st: SkirmState, seat: str) -> list[tuple[Unit, Skill, Unit | None]]:
+    """Every Tactical-Order skill use open to ``seat`` now: (user, skill, target or None). TO skills may be
+    used at any time, once per unit and skill per turn, while the squad has the orders to pay."""
+    out = []
+    for u in st.units.values():
+        if u.seat != seat or not u.skills or not B.on_map(u):
+            continue
+        for sid in u.skills:
+            sk = skill(sid)
+            if sk.pay != "to" or f"{u.id}:{sid}" in st.skills_used or st.orders.get(seat, 0) < sk.cost:
+                continue
+            out += [(u, sk, t) for t in skill_targets(st, u, sk)]
+    return out
 
 
 def rerollable(st: SkirmState, seat: str, dice: list[int], re: list[bool], stat: int) -> bool:
-    """Whether ``seat`` could pay a Tactical Order to re-roll one of these (failed, not yet re-rolled) dice."""
+    """Whether ``seat`` could pay a Tactical Order to re-roll one of these (failed, not yet re-rolled) dice;
+    with ``stat`` ANY (a die with no pass or fail) every die not yet re-rolled counts."""
     if st.policies.get(seat, "ask") == "never" or st.orders.get(seat, 0) <= 0:
         return False
-    return any(not r and not success(d, stat) for d, r in zip(dice, re, strict=True))
+    return any(not r and worth_rerolling(d, stat) for d, r in zip(dice, re, strict=True))
+
+
+def worth_rerolling(die: int, stat: int) -> bool:
+    """A die a re-roll could improve: a failure, or any die of a roll with no pass or fail."""
+    return stat == ANY or not success(die, stat)
 
 
 def reroll_choices(st: SkirmState) -> list[int]:
     """1-based positions of the dice the waiting seat may re-roll now (failed, not re-rolled yet)."""
     f = st.stack[-1]
     dice, re, stat = frame_dice(f)
-    return [i + 1 for i, (d, r) in enumerate(zip(dice, re, strict=True)) if not r and not success(d, stat)]
+    return [
+        i + 1 for i, (d, r) in enumerate(zip(dice, re, strict=True)) if not r and worth_rerolling(d, stat)
+    ]
 
 
 def frame_dice(f: dict[str, Any]) -> tuple[list[int], list[bool], int]:
@@ -602,6 +751,8 @@ def frame_dice(f: dict[str, Any]) -> tuple[list[int], list[bool], int]:
     if f["t"] == "attack":
         if f["step"] == "att_reroll":
             return f["dice"], f["re"], int(f["skill"])
+        if f["step"] == "shield_reroll":
+            return f["shield"], f["shre"], SHIELD
         return f["saves"], f["sre"], int(f["arm"])
     return f["dice"], f["re"], int(f["stat"])
 
@@ -614,7 +765,7 @@ def do_reroll(st: SkirmState, seat: str, index: int, ev: list[Event]) -> None:
     dice[index - 1] = st.rng.roll(6)
     re[index - 1] = True
     st.orders[seat] -= 1
-    ev.append(Event(f"{squad_name(st, seat)} spends a Tactical Order to re-roll a {old} → {dice[index - 1]}.",
+    ev.append(Event(f"{squad_name(st, seat)} spends a Tactical Order to re-roll {with_article(str(old))} → {dice[index - 1]}.",
                     kind="reroll", dice=(dice[index - 1],)))  # fmt: skip
 
 
@@ -622,7 +773,7 @@ def keep(st: SkirmState) -> None:
     """Decline further re-rolls for the waiting frame."""
     f = st.stack[-1]
     if f["t"] == "attack":
-        f["step"] = "parry" if f["step"] == "att_reroll" else "resolve"
+        f["step"] = {"att_reroll": "parry", "shield_reroll": "shield_done"}.get(f["step"], "resolve")
     else:
         f["step"] = "resolve"
 
@@ -688,10 +839,16 @@ def waiting(st: SkirmState) -> tuple[str, str] | None:
     if st.stack:
         f = st.stack[-1]
         if f["t"] == "attack":
-            if f["step"] == "att_reroll":
-                return st.units[f["by"]].seat, "reroll"
+            if f["step"] in ("att_reroll", "chain", "push"):
+                return st.units[f["by"]].seat, "reroll" if f["step"] == "att_reroll" else f["step"]
+            if f["step"] == "react":
+                return f["react_seat"], "react"
             t = st.units[f["queue"][f["i"]]["id"]]
             return t.seat, "reroll"
+        if f["t"] == "event":
+            return f["seat"], "reroll"
+        if f["t"] == "fall":
+            return st.units[f["target"]].seat, "reroll"
         return st.units[f["by"]].seat, "reroll"
     if st.phase == "zone":
         return st.placer, "zone"
@@ -702,9 +859,8 @@ def waiting(st: SkirmState) -> tuple[str, str] | None:
 
 def step_frame(st: SkirmState, f: dict[str, Any], ev: list[Event]) -> bool:
     """Advance the top frame; True when a player must answer."""
-    if f["t"] == "attack":
-        return step_attack(st, f, ev)
-    return step_check(st, f, ev)
+    steps = {"attack": step_attack, "event": step_event, "fall": step_fall}
+    return steps.get(f["t"], step_check)(st, f, ev)
 
 
 def advance(st: SkirmState, ev: list[Event]) -> None:
@@ -739,14 +895,33 @@ def faction_colour(st: SkirmState, seat: str) -> str:
 
 
 def unit_labels(st: SkirmState) -> dict[str, str]:
-    """Two-letter token labels per unit id (type initials plus a number where needed)."""
-    out = {}
-    for u in st.units.values():
-        words = u.name.split()
-        base = (words[0][0] + (words[1][0] if len(words) > 1 else words[0][1])).upper()
-        digits = "".join(ch for ch in u.id if ch.isdigit())
-        out[u.id] = base[:1] + digits[-1] if digits else base
-    return out
+    """Short token labels per unit id, unique within the game: the name's initials (``ST`` for Shock
+    Trooper) or, for a numbered unit, its first letter and number (``B2`` for Breacher 2). Where two units
+    would share a label, both take their next, longer candidate until they differ."""
+    options = {u.id: label_candidates(u.name, i) for i, u in enumerate(st.units.values())}
+    level = dict.fromkeys(options, 0)
+    for _ in range(8):
+        out = {uid: opts[min(level[uid], len(opts) - 1)] for uid, opts in options.items()}
+        seen: dict[str, list[str]] = {}
+        for uid, lab in out.items():
+            seen.setdefault(lab, []).append(uid)
+        clashes = [uid for ids in seen.values() if len(ids) > 1 for uid in ids]
+        if not clashes:
+            return out
+        for uid in clashes:
+            level[uid] += 1
+    return {uid: opts[-1] for uid, opts in options.items()}
+
+
+def label_candidates(name: str, index: int) -> list[str]:
+    """Token labels for a unit name, shortest first; the last one (with the unit's index) is unique."""
+    words = name.split()
+    num = words.pop() if len(words) > 1 and words[-1].isdigit() else ""
+    stem = "".join(words).upper() or "U"
+    initials = (words[0][0] + (words[1][0] if len(words) > 1 else stem[1:2])).upper()
+    out = [stem[0] + num] if num else []
+    out += [initials + num, stem[0] + stem[-1] + num, stem[:3] + num]
+    return [*out, str(index + 1)]
 
 
 def reserve(u: Unit) -> bool:

@@ -4,32 +4,40 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.core import Command, Decision, Event, Outcome, ScenarioInfo
+from engine.core import Command, Decision, Event, Hints, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
 from engine.ruleset import OptionSpec, Ruleset, SetupOptions, register
 from engine.rulesets.skirm import actions as A
+from engine.rulesets.skirm import hints as H
 from engine.rulesets.skirm import rules as R
 from engine.rulesets.skirm.content import factions, missions, ready_squads
 from engine.rulesets.skirm.help import all_topics
 from engine.rulesets.skirm.policy import bot_weights
-from engine.rulesets.skirm.present import scene, text_board, view
+from engine.rulesets.skirm.present import scene, seat_colours, text_board, view
 from engine.rulesets.skirm.squads import check_squad, member_cost, progression, resolve_squad
 from engine.rulesets.skirm.state import OUT, STANDING, SkirmState, Unit
 from engine.scene import Scene
 
 
 def build_units(squads: dict[str, tuple[str, str, list[Any]]]) -> dict[str, Unit]:
-    """Units for both squads with ids unique across the game (type id, then type id + number)."""
+    """Units for both squads with ids unique across the game (type id, then type id + number) and names
+    unique too: a type fielded more than once is numbered in its names (``Breacher 1``, ``Breacher 2``,
+    matching the ids ``breacher``, ``breacher2``)."""
     units: dict[str, Unit] = {}
     counts: dict[str, int] = {}
+    total: dict[str, int] = {}
+    for seat in R.SEATS:
+        for m in squads[seat][2]:
+            total[m.type] = total.get(m.type, 0) + 1
     for seat in R.SEATS:
         _name, fid, members = squads[seat]
         f = factions()[fid]
         for m in members:
-            counts[m.type] = counts.get(m.type, 0) + 1
-            uid = m.type if counts[m.type] == 1 else f"{m.type}{counts[m.type]}"
-            units[uid] = Unit(id=uid, seat=seat, type=m.type, name=f.units[m.type].name,
+            n = counts[m.type] = counts.get(m.type, 0) + 1
+            uid = m.type if n == 1 else f"{m.type}{n}"
+            name = f.units[m.type].name + (f" {n}" if total[m.type] > 1 else "")
+            units[uid] = Unit(id=uid, seat=seat, type=m.type, name=name,
                               weapons=list(m.weapons), skills=list(m.skills))  # fmt: skip
     return units
 
@@ -122,10 +130,18 @@ class Skirm(Ruleset):
         prompt = A.whose_turn_text(st)
         if mode == "reroll":
             dice, _, stat = R.frame_dice(st.stack[-1])
-            prompt = (f"{R.squad_name(st, seat)}: dice {' '.join(map(str, dice))} vs {stat}. Spend a Tactical "
-                      f"Order ({st.orders.get(seat, 0)} left) to re-roll a failed die?")  # fmt: skip
+            left = st.orders.get(seat, 0)
+            if stat == R.ANY:
+                prompt = (f"{R.squad_name(st, seat)}: the event die shows {dice[0]}. Spend a Tactical Order "
+                          f"({left} left) to re-roll it?")  # fmt: skip
+            else:
+                prompt = (f"{R.squad_name(st, seat)}: dice {' '.join(map(str, dice))} vs {stat}. Spend a Tactical "
+                          f"Order ({left} left) to re-roll a failed die?")  # fmt: skip
             keep = Command("keep", (), "Keep the dice")
             return [Decision("reaction", frozenset({seat}), prompt, tuple(A.legal(st, seat)), keep)]
+        if mode in ("chain", "push", "react"):
+            opts = tuple(A.legal(st, seat))
+            return [Decision("reaction", frozenset({seat}), prompt, opts, opts[0])]
         if mode in ("zone", "deploy"):
             opts = tuple(A.legal(st, seat)) if mode == "zone" else ()
             return [Decision("setup", frozenset({seat}), prompt, opts, opts[0] if opts else None)]
@@ -160,6 +176,18 @@ class Skirm(Ruleset):
     def text_board(self, state: Any, seat: str | None) -> str:
         """A text board for the terminal."""
         return text_board(state, seat)
+
+    def hints(self, state: Any, seat: str) -> Hints:
+        """The active unit's reachable cells and legal targets (see ``hints.hints``)."""
+        return H.hints(self, state, seat)
+
+    def turn_label(self, state: Any) -> str:
+        """Where the game stands, in players' words."""
+        return H.turn_label(state)
+
+    def seat_colours(self, state: Any) -> dict[str, str]:
+        """Each seat's colour as the board draws it."""
+        return seat_colours(state)
 
     def bot_weights(self, state: Any, seat: str, options: list[Command]) -> list[int] | None:
         """Objective- and attack-minded preferences for the game's own player."""

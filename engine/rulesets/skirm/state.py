@@ -70,6 +70,9 @@ class SkirmState:
     result: Outcome | None = None
     intro: str = ""  # how the deployment roll-off went
     policies: dict[str, str] = field(default_factory=dict)  # seat -> "ask" | "never" (order re-rolls)
+    skill_policies: dict[str, str] = field(
+        default_factory=dict
+    )  # seat -> "ask" | "never" (skills vs attacks)
 
     def to_data(self) -> dict[str, Any]:
         """JSON-ready data (cells become lists, edge keys become 4-lists)."""
@@ -88,7 +91,7 @@ class SkirmState:
             "points": self.points, "stack": self.stack, "trail": [list(c) for c in self.trail],
             "attacks": [[list(a), list(b)] for a, b in self.attacks],
             "result": self.result.to_data() if self.result else None, "intro": self.intro,
-            "policies": self.policies,
+            "policies": self.policies, "skill_policies": self.skill_policies,
         }  # fmt: skip
 
     @classmethod
@@ -109,4 +112,5 @@ class SkirmState:
             points=d["points"], stack=d["stack"], trail=[(c[0], c[1]) for c in d["trail"]],
             attacks=[((a[0], a[1]), (b[0], b[1])) for a, b in d["attacks"]],
             result=Outcome.from_data(d["result"]) if d["result"] else None, intro=d.get("intro", ""), policies=dict(d.get("policies", {})),
+            skill_policies=dict(d.get("skill_policies", {})),
         )  # fmt: skip

@@ -1,0 +1,94 @@
+"""The board as the rules see it: the scenario, figures' speeds and names, what blocks, sight and fire."""
+
+from __future__ import annotations
+
+from engine.geometry.square import Cell
+from engine.rulesets.escapepath import geometry as G
+from engine.rulesets.escapepath.content import AP, Scenario, bogie_kinds, scenarios
+from engine.rulesets.escapepath.state import TEAM, Figure, PathState
+
+
+def scen(st: PathState) -> Scenario:
+    """The scenario being played."""
+    return scenarios()[st.scenario]
+
+
+def speed(f: Figure) -> str:
+    """``character``, ``fast`` or ``slow``."""
+    return "character" if f.side == TEAM else bogie_kinds()[f.kind].speed
+
+
+def max_ap(f: Figure) -> int:
+    """Action points per turn: characters 3, fast bogies 4, slow bogies 2."""
+    return AP[speed(f)]
+
+
+def name(st: PathState, f: Figure) -> str:
+    """A figure's name for narration (``Vance``, ``alien al3``)."""
+    if f.side == TEAM:
+        return next(m.name for m in scen(st).team if m.id == f.id)
+    return f"{bogie_kinds()[f.kind].name} {f.id}"
+
+
+def save_target(st: PathState, f: Figure) -> int:
+    """The lowest d6 that saves a bogie hit by a gun or caught next to a blast: fast 5, slow 4 (3 with the
+    new bogie save rule)."""
+    if speed(f) == "fast":
+        return 5
+    return 3 if st.new_save else 4
+
+
+def occupancy(st: PathState) -> dict[Cell, Figure]:
+    """Square to the figure standing on it."""
+    return {f.pos: f for f in st.figures.values() if f.status == "board" and f.pos is not None}
+
+
+def blocker(st: PathState, occ: dict[Cell, Figure], ignore: Cell | None = None) -> G.CellBlocks:
+    """What blocks movement, sight and fire: walls/objects and figures (``ignore`` excepted)."""
+    walls = scen(st).walls
+
+    def blocks(c: Cell) -> bool:
+        return c != ignore and (c in walls or c in occ)
+
+    return blocks
+
+
+def can_see(st: PathState, f: Figure, c: Cell, occ: dict[Cell, Figure], facing: int | None = None) -> bool:
+    """Whether ``f`` (facing ``facing``, default its own) sees square ``c``: in its 180 degree sight, line clear."""
+    assert f.pos is not None
+    fc = f.facing if facing is None else facing
+    return G.in_sight_arc(f.pos, fc, c) and G.clear_line(f.pos, c, blocker(st, occ))
+
+
+def can_fire(
+    st: PathState,
+    f: Figure,
+    c: Cell,
+    occ: dict[Cell, Figure],
+    facing: int | None = None,
+    at: Cell | None = None,
+) -> bool:
+    """Whether ``f`` (from ``at``, facing ``facing``) may shoot or throw at ``c``: in its 90 degree arc, not the
+    square directly in front, line clear."""
+    pos = f.pos if at is None else at
+    assert pos is not None
+    fc = f.facing if facing is None else facing
+    if c == G.ahead(pos, fc) or not G.in_fire_arc(pos, fc, c):
+        return False
+    return G.clear_line(pos, c, blocker(st, occ, ignore=f.pos if at is not None else None))
+
+
+def fire_arc_cells(st: PathState, f: Figure) -> list[Cell]:
+    """The squares ``f`` could shoot at now (for the shaded arc)."""
+    s, occ = scen(st), occupancy(st)
+    return [
+        (x, y)
+        for y in range(s.height)
+        for x in range(s.width)
+        if (x, y) not in s.walls and f.pos is not None and can_fire(st, f, (x, y), occ)
+    ]
+
+
+def roll(st: PathState, n: int) -> tuple[int, ...]:
+    """``n`` six-sided dice from the state's generator."""
+    return tuple(st.rng.roll(6) for _ in range(n))

@@ -1,0 +1,294 @@
+"""ESCAPE points an independent read of the rulebook found (issue 10, items 1-9), with scripted dice.
+
+Each test names the rulings entry (docs/rulings/escape.md) that records the reading it checks.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Game, new_game
+from engine.errors import IllegalCommand
+from engine.rulesets.escape.state import DEFAULT_POLICIES
+from tests.escape_helpers import arena, edge, equip, finish_turn, lay, said, sq, state
+
+INT = 2
+
+
+def texts(game: Game, seat: str) -> set[str]:
+    """The text of every legal command for a seat."""
+    return {c.text for c in game.legal_commands(seat)}
+
+
+def next_turn(game: Game, init: tuple[int, int] = (6, 1), event: tuple[int, int] = (3, 4)) -> str:
+    """Finish the turn; the next turn's initiative and event dice are scripted. Returns the narration."""
+    state(game).rng.script = [*init, *event]
+    return said(finish_turn(game))
+
+
+# -- 1. Black-out and grenades -----------------------------------------------------------------------------
+
+
+def test_a_grenade_blast_does_not_reach_characters_in_the_blacked_out_room():
+    # Ruling 18: the Hangar is dark. Ashton (corridor g4) throws at g2, in front of the open Hangar door:
+    # Oni (g1, corridor) is caught, Mamushi (h2, inside the Hangar) is not.
+    game = arena({"ashton": "g4", "oni": "g1", "mamushi": "h2"}, dice=[1])
+    st = state(game)
+    st.doors[edge("g2", "h2")].open = True
+    st.event, st.event_room = 10, "H"
+    equip(game, "ashton", "em")
+    text = said(game.apply("resistance", "grenade ashton g2"))
+    assert "Oni in the blast" in text and "Mamushi" not in text
+    game.apply("isc", "no-dodge")  # Oni: 1+3+1 vs 3 = 2, 1 after Armor
+    assert st.units["oni"].damage == 1 and st.units["mamushi"].damage == 0
+
+
+# -- 2. Grenades and walls --------------------------------------------------------------------------------
+
+
+def test_a_grenade_blast_stops_at_walls_and_closed_doors():
+    # Ruling 21: Ashton (n5) throws at n2 in the corridor east of the Hangar. Mamushi (m2) and Ubume (o2)
+    # stand on the far side of walls, Kitsune (m1) round a corner walled on both ways: only Oni (n1) is hit.
+    game = arena({"ashton": "n5", "oni": "n1", "mamushi": "m2", "ubume": "o2", "kitsune": "m1"}, dice=[1])
+    st = state(game)
+    equip(game, "ashton", "em")
+    text = said(game.apply("resistance", "grenade ashton n2"))
+    assert "throws the EM grenade at n2: Oni in the blast" in text
+    game.apply("isc", "no-dodge")
+    assert st.units["oni"].damage == 1
+    assert all(st.units[u].damage == 0 for u in ("mamushi", "ubume", "kitsune"))
+
+
+def test_a_grenade_blast_passes_an_open_door():
+    # The locked door m3|n3, once open, lets the blast at n3 reach Mamushi on m3 (and m2/m4 round its corners).
+    game = arena({"ashton": "n6", "mamushi": "m3", "ubume": "m4"}, dice=[1])
+    st = state(game)
+    st.doors[edge("m3", "n3")].open = True
+    equip(game, "ashton", "em")
+    text = said(game.apply("resistance", "grenade ashton n3"))
+    assert "Mamushi, Ubume in the blast" in text
+
+
+# -- 3. Attraction's difficulty -------------------------------------------------------------------------
+
+
+def test_attraction_is_a_hack_against_the_target_s_int():
+    # Kitsune's Int is down to 0 (a penalty): 1+0 = 1 against Jimmy's Int 2 fails.
+    game = arena({"kitsune": "h2", "jimmy": "j2"}, side="isc", dice=[1])
+    st = state(game)
+    st.units["kitsune"].mods[INT] = -2
+    st.units["kitsune"].bonus[INT] = 1  # an extra action (a Datadisk's) to hack with
+    st.units["jimmy"].used[INT] = 2  # no counter-measure
+    text = said(game.apply("isc", "hack kitsune jimmy"))
+    assert "1+0 vs Int 2 → failure" in text
+    assert st.units["jimmy"].pos == sq("j2") and game.awaiting()[0].kind == "activation"
+
+
+# -- 4. Revolution tokens -----------------------------------------------------------------------------------
+
+
+def test_the_standing_re_roll_answer_is_ask_by_default():
+    game = new_game("escape", seats={"resistance": "r", "isc": "i"}, seed=1)
+    assert state(game).policies["resistance"]["reroll"] == "ask" == DEFAULT_POLICIES["reroll"]
+    # Ruling 6: with the default a token is never spent unasked. Ashton's 1 (1+3-2 = 2 damage) may be
+    # re-rolled for more damage: the Resistance is asked.
+    game = arena(
+        {"ashton": "i3", "mamushi": "j3"},
+        dice=[1],
+        policies={s: dict(DEFAULT_POLICIES) for s in ("resistance", "isc")},
+    )
+    st = state(game)
+    st.revolution = 1
+    game.apply("resistance", "attack ashton mamushi")
+    game.apply("isc", "no-dodge")
+    d = game.awaiting()[0]
+    assert d.kind == "reaction" and d.seats == {"resistance"}
+    assert "rolled a 1 for Ashton's attack: re-roll it with a Revolution token?" in d.prompt
+    game.apply("resistance", "keep")
+    assert st.revolution == 1 and st.units["mamushi"].damage == 2
+
+
+def test_auto_never_spends_a_token_on_an_attack_no_re_roll_can_turn():
+    # Jimmy (Cbt 1) attacks Oni (Cbt 3), who dodges with a 6: even a re-rolled 6 gives 6+1 vs 6+3.
+    game = arena({"jimmy": "i3", "oni": "j3"}, dice=[1, 6])
+    st = state(game)
+    st.revolution = 1
+    game.apply("resistance", "react reroll auto")
+    game.apply("resistance", "attack jimmy oni")
+    text = said(game.apply("isc", "dodge"))
+    assert "re-rolls" not in text and st.revolution == 1
+    assert game.awaiting()[0].kind == "activation"
+
+
+def test_auto_spends_a_token_on_an_attack_a_re_roll_can_turn():
+    # Ashton's 1 against Mamushi's dodge 4 (1+3 vs 4+2) loses; a re-roll can win: the token is spent.
+    game = arena({"ashton": "i3", "mamushi": "j3"}, dice=[1, 4, 6])
+    st = state(game)
+    st.revolution = 1
+    game.apply("resistance", "react reroll auto")
+    game.apply("resistance", "attack ashton mamushi")
+    text = said(game.apply("isc", "dodge"))
+    assert "re-rolls a 1: 6" in text and st.revolution == 0 and st.units["mamushi"].damage == 3
+
+
+def test_a_hopeless_initiative_die_is_neither_re_rolled_by_auto_nor_asked_about():
+    # Turn 2: Ashton alone (Int 1) against Ubume and Kitsune (Int 4). 1+1 vs 4+4: a 6 makes 7, still short.
+    game = arena({"ashton": "b2", "ubume": "h2", "kitsune": "h4"})
+    st = state(game)
+    st.revolution = 1
+    game.apply("resistance", "react reroll auto")
+    text = next_turn(game, init=(1, 4))
+    assert "Initiative: Resistance 1+1=2, I.S.C. 4+4=8" in text and "re-rolls" not in text
+    assert st.revolution == 1
+    game = arena({"ashton": "b2", "ubume": "h2", "kitsune": "h4"})  # the same with 'ask'
+    st = state(game)
+    st.revolution = 1
+    next_turn(game, init=(1, 4), event=(3, 4))
+    # The initiative die was not offered; the random event die (no face better than another) is.
+    d = game.awaiting()[0]
+    assert st.initiative == "isc" and d.kind == "reaction" and "rolled a 3 for the random event" in d.prompt
+    assert st.stack[-2]["t"] == "event"
+
+
+def test_auto_re_rolls_an_initiative_die_that_can_still_win():
+    # 1+1 vs 2+4: a re-rolled 5 or 6 wins, so 'auto' spends the token (a 6: 6+1 = 7 against 6).
+    game = arena({"ashton": "b2", "ubume": "h2", "kitsune": "h4"})
+    st = state(game)
+    st.revolution = 1
+    game.apply("resistance", "react reroll auto")
+    state(game).rng.script = [1, 2, 6, 3, 4]
+    text = said(finish_turn(game))
+    assert "re-rolls a 1: 6" in text and st.revolution == 0 and st.initiative == "resistance"
+
+
+# -- 5. Disconnection and card weapons -----------------------------------------------------------------------
+
+
+def test_disconnection_silences_the_needle_gun_but_not_the_slingshot():
+    # Ruling 35: a weapon printed on a card is one of the card's skills, so Disconnection (event 12) stops it.
+    game = arena({"kitsune": "h2", "rook": "h5"}, side="isc", event=12)
+    assert not any(c.startswith("shoot") for c in texts(game, "isc"))
+    with pytest.raises(IllegalCommand, match="Disconnection"):
+        game.apply("isc", "shoot kitsune rook")
+    game = arena({"kitsune": "h2", "rook": "h5"}, event=12, dice=[6])
+    assert "shoot rook kitsune" in texts(game, "resistance")
+
+
+# -- 6. Powergrid overload, Short circuit and the airlocks ----------------------------------------------------
+
+
+def test_powergrid_overload_jolts_a_resistance_character_by_an_airlock_door():
+    # Ruling 19: j1 is an access square of Airlock 1 (a secured airlock door), and no other door is near.
+    game = arena({"ashton": "j1", "jimmy": "b2", "mamushi": "s18"})
+    st = state(game)
+    next_turn(game, event=(1, 3))
+    assert st.event == 4
+    assert st.units["ashton"].damage == 2 and st.units["jimmy"].damage == 0
+
+
+def test_short_circuit_cannot_switch_an_airlock():
+    # Ruling 36: airlocks have no open or closed state, so a Short circuit has nothing to flip there.
+    game = arena({"ashton": "b2", "mamushi": "h2"})
+    next_turn(game, event=(4, 5))
+    assert all("|" in c.args[0] for c in game.legal_commands("resistance"))
+    with pytest.raises(IllegalCommand, match="airlock"):
+        game.apply("resistance", "switch airlock-1")
+    with pytest.raises(IllegalCommand, match="airlock"):
+        game.apply("resistance", "switch j1")
+
+
+# -- 7. Data theft -----------------------------------------------------------------------------------------
+
+
+def test_data_theft_lets_a_character_leave_only_with_an_objective_token():
+    # Ruling 37: Airlock 4 is the entry too, so leaving without a data core would score nothing.
+    game = arena({"ashton": "a10", "jimmy": "a11", "mamushi": "s18"}, scenario="datatheft")
+    st = state(game)
+    with pytest.raises(IllegalCommand, match="objective"):
+        game.apply("resistance", "leave ashton")
+    assert "leave ashton" not in texts(game, "resistance")
+    equip(game, "jimmy", "", kind="objective", value=2)
+    game.apply("resistance", "leave jimmy")
+    assert st.units["jimmy"].status == "escaped" and st.carried_points == 2
+
+
+def test_evasion_still_lets_anyone_leave():
+    game = arena({"rook": "t10", "mamushi": "b2"}, scenario="evasion")
+    game.apply("resistance", "leave rook")
+    assert state(game).units["rook"].status == "escaped"
+
+
+# -- 8. Decision kinds -------------------------------------------------------------------------------------
+
+
+def test_turn_time_choices_are_turn_decisions_not_setup():
+    game = arena({"ashton": "b2", "mamushi": "h2"})
+    next_turn(game, event=(4, 5))  # Short circuit: the Resistance picks a door
+    assert state(game).phase == "event_choice" and game.awaiting()[0].kind == "turn"
+    game.apply("resistance", "switch g2|h2")
+    assert state(game).phase == "first" and game.awaiting()[0].kind == "turn"
+    fresh = new_game("escape", seats={"resistance": "r", "isc": "i"}, seed=1)
+    assert fresh.awaiting()[0].kind == "setup"
+
+
+# -- 9. Text board, setup narration, victory help ------------------------------------------------------------
+
+
+def test_text_board_keeps_airlock_marks_and_names_tokens():
+    game = arena({"ashton": "b2", "mamushi": "h4"})
+    st = state(game)
+    crate = lay(game, "crate", "j1")
+    hidden = lay(game, "equipment", "c3", item="medkit")
+    st.revolution = 2
+    board = game.text_board()
+    rows = {line[:3].strip(): line for line in board.splitlines() if line[:3].strip().isdigit()}
+    cell = lambda row, col: rows[row][4 + 3 * (ord(col) - 97) : 6 + 3 * (ord(col) - 97)]  # noqa: E731
+    assert cell("1", "j") == "1x"  # Airlock 1's mark, with the crate on it
+    assert cell("1", "k") == "1 "
+    assert cell("10", "a") == "4 " and cell("11", "t") == "2 "
+    assert cell("3", "c") == "q?" and cell("2", "b") == "AS" and cell("4", "h") == "ma"
+    assert f"{crate} j1 crate" in board and f"{hidden} c3 face-down" in board
+    assert "medkit" not in board.lower()  # a face-down token stays hidden
+    assert "Turn 1/8" in board and "Event 7" in board and "initiative Resistance" in board
+    assert "Revolution tokens: 2" in board and "Legend" in board
+
+
+def test_the_setup_initiative_roll_is_narrated():
+    game = new_game("escape", seats={"resistance": "r", "isc": "i"}, dice=[3, 5])
+    prompt = game.awaiting()[0].prompt
+    assert "Setup initiative: Resistance 3+8=11, I.S.C. 5+7=12" in prompt
+    assert "Setup initiative: Resistance 3+8=11" in game.text_board()
+    seat = next(iter(game.awaiting()[0].seats))
+    text = said(game.apply(seat, game.legal_commands(seat)[0]))
+    assert text.startswith("Setup initiative: Resistance 3+8=11, I.S.C. 5+7=12") and "places first" in text
+    text = said(game.apply("resistance", game.legal_commands("resistance")[0]))
+    assert "Setup initiative" not in text  # told once
+
+
+def test_victory_help_topic_lists_every_scenario_s_conditions():
+    from engine.ruleset import find_ruleset
+    from engine.rulesets.escape.content import scenarios
+
+    topics = find_ruleset("escape").help_topics()
+    text = topics["victory"]
+    for s in scenarios().values():
+        assert s.name in text
+        for side in ("resistance", "isc"):
+            assert s.victory[side]["text"] in text
+    assert "objective" in text and "draw" in text.lower()
+
+
+def test_the_game_s_own_player_re_rolls_only_a_die_it_can_turn():
+    # Asked about Ashton's 1 against Mamushi's dodge 4 (1+3 vs 4+2, a 6 would win): re-roll. Asked about
+    # a winning 1 with no dodge (1+3-2 = 2 damage): keep the token.
+    game = arena({"ashton": "i3", "mamushi": "j3"}, dice=[1, 4])
+    state(game).revolution = 1
+    game.apply("resistance", "attack ashton mamushi")
+    game.apply("isc", "dodge")
+    assert game.bot_command("resistance").text == "reroll"
+    game = arena({"ashton": "i3", "mamushi": "j3"}, dice=[1])
+    state(game).revolution = 1
+    game.apply("resistance", "attack ashton mamushi")
+    game.apply("isc", "no-dodge")
+    assert game.awaiting()[0].kind == "reaction"
+    assert game.bot_command("resistance").text == "keep"
