@@ -38,9 +38,12 @@ class EditQueue:
         self._sent: dict[str, deque[float]] = {}
         self._workers: dict[str, asyncio.Task[None]] = {}
         self.history: deque[tuple[str, float]] = deque(maxlen=10_000)  # (channel, time) of recent edits
+        self.requested = 0  # edit requests so far (more than edits sent when bursts were coalesced)
+        self.sent = 0  # edits sent so far
 
     def edit(self, channel: str, message: int, send: Send) -> None:
         """Ask for an edit of ``message``; replaces an edit of it still waiting (the latest wins)."""
+        self.requested += 1
         self._pending.setdefault(channel, {})[message] = send
         worker = self._workers.get(channel)
         if worker is None or worker.done():
@@ -88,6 +91,7 @@ class EditQueue:
             now = self.clock()
             sent.append(now)
             self.history.append((channel, now))
+            self.sent += 1
             try:
                 await send()
             except Exception:
