@@ -40,11 +40,11 @@ def awaited_members(game: Game, seats: dict[str, int]) -> set[int]:
     return {seats[s] for s in game.seats_to_act() if s in seats}
 
 
-def new_round(before: Game, after: Game) -> bool:
-    """True when a simultaneous round opened (new seats awaited, or a board event)."""
+def new_round(before: Game, after: Game, board: bool) -> bool:
+    """True when a simultaneous round opened (new seats awaited, or a board event: the round ended)."""
     sim_before = {s for d in before.awaiting() if d.kind == "simultaneous" for s in d.seats}
     sim_after = {s for d in after.awaiting() if d.kind == "simultaneous" for s in d.seats}
-    return bool(sim_after) and (not sim_after <= sim_before)
+    return bool(sim_after) and (board or not sim_after <= sim_before)
 
 
 async def play(h: Harness, ruleset: str, channel: int, stats: dict[str, float]) -> None:
@@ -90,7 +90,7 @@ async def play(h: Harness, ruleset: str, channel: int, stats: dict[str, float]) 
                 len(public) if any(d.kind == "reaction" for d in after.awaiting() + game.awaiting()) else 0
             )
         handed = awaited_members(after, seats) - awaited_members(game, seats)
-        if new_round(game, after):
+        if new_round(game, after, board):
             handed = awaited_members(after, seats)
         handed -= {user}
         stats["handed"] += len(handed)
