@@ -55,7 +55,9 @@ async def play(h: Harness, ruleset: str, channel: int, stats: dict[str, float]) 
     await h.slash("game new", user=ALICE, ruleset=ruleset, channel=channel)
     for seat in seats_list[1:]:
         await h.slash("game join", user=seats[seat], seat=seat, channel=channel)
-    await h.slash("game start", user=ALICE, channel=channel)
+    started = await h.slash("game start", user=ALICE, channel=channel)
+    if (await h.row(channel)).status != "playing":
+        raise RuntimeError(f"{ruleset} did not start: {started.content}")
     for _ in range(5000):
         row = await h.row(channel)
         if row.status != "playing":
@@ -105,15 +107,15 @@ async def main(rulesets: list[str], games: int) -> None:
         t0 = time.perf_counter()
         keys = ("games", "public", "units", "handed", "pings", "self_pings", "commands")
         stats = dict.fromkeys((*keys, "setup_public", "setup_steps", "reaction_public"), 0.0)
+        requested = sent = 0
+        peak = 0.0
         with tempfile.TemporaryDirectory() as tmp:
-            async with Harness(Path(tmp) / "bench.sqlite", seed=1000) as h:
-                for _ in range(games):
+            for n in range(games):  # a fresh server each game: no campaign record carries over
+                async with Harness(Path(tmp) / f"bench{n}.sqlite", seed=1000 + n) as h:
                     await play(h, ruleset, h.new_channel(), stats)
-                    h.replies.clear()
-                    h.messages.clear()
-                queue = h.bot.edits
-                requested, sent = queue.requested, queue.sent
-                peak = queue.peak_rate()
+                    queue = h.bot.edits
+                    requested, sent = requested + queue.requested, sent + queue.sent
+                    peak = max(peak, queue.peak_rate())
         unit = "round" if ruleset == "heist" else "activation"
         print(
             f"{RULESETS[ruleset].name}: {int(stats['games'])} games, {int(stats['commands'])} commands, "
