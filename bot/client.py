@@ -6,21 +6,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import secrets
+import socket
 import time
 from collections.abc import Callable
+from typing import Any
 
 import aiohttp
 import discord
 from discord.ext import commands
 
 from bot import errors
-from bot.config import Config
+from bot.config import Config, Shards
+from bot.database import open_store
 from bot.games import GameService, Played
 from bot.present import mentions, post_played, send_played
-from bot.store import Notification, Store, open_store
+from bot.store import Notification, Store
 from bot.views import DYNAMIC_ITEMS
 
 log = logging.getLogger("escapade")
+
+CLAIM_BATCH = 100  # notifications claimed at a time
 
 COGS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.rules", "bot.cogs.campaign")
 
@@ -29,7 +36,12 @@ class EscapadeBot(commands.Bot):
     """Escapade's Discord client. Build it with :func:`bot.create_bot`."""
 
     def __init__(
-        self, config: Config, *, store: Store | None = None, clock: Callable[[], float] = time.time
+        self,
+        config: Config,
+        *,
+        store: Store | None = None,
+        clock: Callable[[], float] = time.time,
+        **options: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channel and thread cache; no privileged intent
@@ -38,12 +50,17 @@ class EscapadeBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,
         )
         self.config = config
         self.clock = clock
         self.store: Store = store or open_store(config.database)
         self.games = GameService(self.store, config, clock)
-        self.sync_commands = True
+        self.shards_served: Shards | None = config.shard_set()
+        # Who claims notifications in a shared store: this process, unique across machines and restarts.
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        # Commands are registered with Discord once, by the process running shard 0 (or all shards).
+        self.sync_commands = self.shards_served is None or 0 in self.shards_served.ids
         self._notify_task: asyncio.Task[None] | None = None
         self.reply_retry_pauses: tuple[float, ...] = (1.0, 3.0)  # seconds before each new try
 
@@ -122,16 +139,21 @@ class EscapadeBot(commands.Bot):
                 log.exception("Notification loop failed; trying again later")
 
     async def run_due_notifications(self, now: float | None = None) -> int:
-        """Send every notification due by ``now``; returns how many were handled."""
+        """Send every notification due by ``now`` for this process's servers; returns how many were
+        handled. Each is claimed first, so processes sharing the store never send one twice."""
         now = self.clock() if now is None else now
-        due = await self.store.due_notifications(now)
-        for n in due:
-            try:
-                await self._notify(n)
-            except Exception:
-                log.exception("Notification %s (%s) for game %s failed", n.id, n.kind, n.game_id)
-            await self.store.mark_sent(n.id, now)
-        return len(due)
+        handled = 0
+        while True:
+            due = await self.store.claim_notifications(now, self.owner, self.shards_served, CLAIM_BATCH)
+            for n in due:
+                try:
+                    await self._notify(n)
+                except Exception:
+                    log.exception("Notification %s (%s) for game %s failed", n.id, n.kind, n.game_id)
+                await self.store.mark_sent(n.id, now)
+            handled += len(due)
+            if len(due) < CLAIM_BATCH:
+                return handled
 
     async def _notify(self, n: Notification) -> None:
         row = await self.store.get_game(n.game_id)
@@ -167,6 +189,11 @@ class EscapadeBot(commands.Bot):
             ended = await self.games.expire(row.channel_id, row.id, row.version)
             if ended is not None and ended.result:
                 await channel.send(f"⌛ Game #{ended.id}: {ended.result['reason']}")
+
+
+class ShardedEscapadeBot(EscapadeBot, commands.AutoShardedBot):
+    """Escapade's client for some of the shards (``shard_ids`` out of ``shard_count``), one of several
+    processes sharing a PostgreSQL store. Build it with :func:`bot.create_bot` and ESCAPADE_SHARDS."""
 
 
 def transient(exc: BaseException) -> bool:

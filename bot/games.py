@@ -20,7 +20,7 @@ from typing import Any
 from bot import choices
 from bot.config import Config
 from bot.errors import Refusal, Stale
-from bot.store import CampaignRecord, ChannelBusy, GameRow, LoggedCommand, Schedule, Store
+from bot.store import CampaignRecord, ChannelBusy, GameRow, LoggedCommand, Schedule, Store, state_snapshot
 from engine import RULESETS, Decision, Event, Game, find_ruleset, load_game, new_game
 from engine.core import Outcome
 from engine.ruleset import Ruleset
@@ -346,7 +346,7 @@ class GameService:
             now=now,
             seats=seats,
             status="finished" if outcome is not None else ("playing" if started else None),
-            snapshot=game.to_json(),
+            snapshot=state_snapshot(game),
             settings=settings,
             result=outcome.to_data() if outcome is not None else None,
             commands=logged,

@@ -572,8 +572,12 @@ class Harness:
 
     # -- helpers for tests -------------------------------------------------------------------------
     async def row(self, channel: int | None = None) -> Any:
-        """The stored row of the latest game in a channel."""
-        return await self.bot.store.latest_game(str(channel or CHANNEL))
+        """The stored row of the latest game in a channel, its snapshot completed with the command log
+        (``Store.full_snapshot``: what ``Game.to_json`` gives), so a test can replay it."""
+        row = await self.bot.store.latest_game(str(channel or CHANNEL))
+        if row is not None and row.snapshot is not None:
+            row.snapshot = await self.bot.store.full_snapshot(row)
+        return row
 
     def boards(self) -> list[bytes]:
         """Every board image captured so far."""
