@@ -3,6 +3,7 @@ applied once, the append-only log, notifications and their claims, campaign reco
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -243,3 +244,17 @@ async def test_snapshot_without_log_is_completed_from_the_log(store: Store) -> N
     assert full_snapshot(game.to_json(), version, []) == game.to_json()
     with pytest.raises(ValueError, match="log"):
         full_snapshot(state_snapshot(game), version, [])
+
+
+async def test_postgres_processes_starting_together_migrate_once(postgres_server: PostgresServer) -> None:
+    """Several processes opening a new PostgreSQL database at the same moment: the advisory lock lets one
+    apply the migrations; the others wait, then find them applied."""
+    for _ in range(3):
+        database = postgres_server.new_database()
+        stores = [PostgresStore(database, pool_size=2) for _ in range(4)]
+        await asyncio.gather(*(s.open() for s in stores))
+        versions = [
+            r[0] for r in await stores[0].pool.fetch("SELECT version FROM schema_migrations ORDER BY 1")
+        ]
+        assert versions == NEWEST
+        await asyncio.gather(*(s.close() for s in stores))
