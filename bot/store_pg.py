@@ -1,7 +1,8 @@
 """The PostgreSQL store: the :class:`bot.store.Store` interface on asyncpg, for several bot processes
 sharing one database (``ESCAPADE_DATABASE=postgresql://user:password@host:5432/database``).
 
-Every guarantee of the SQLite store holds: each method is one transaction; ``UPDATE ... WHERE version =``
+Every guarantee of the SQLite store holds: each method is one transaction (a command is one statement:
+the version-checked UPDATE and the inserts that depend on it); ``UPDATE ... WHERE version =``
 is the version check (PostgreSQL re-reads the row after waiting for a concurrent writer, so of two
 writers holding the same version one changes nothing); ``commands.interaction_id`` is UNIQUE; the log is
 only appended to. Migrations (``bot/migrations/pg``, numbered as SQLite's) run in one transaction under an
@@ -167,22 +168,16 @@ class PostgresStore(Store):
         now: float,
         schedule: Schedule | None = None,
     ) -> GameRow:
-        """Open a lobby. Raises ChannelBusy when the channel already has a running game."""
+        """Open a lobby (one statement: the game and its notifications). Raises ChannelBusy when the
+        channel already has a running game."""
+        args: list[Any] = [guild_id, channel_id, ruleset, scenario, creator_id, json.dumps(seats), now]
+        sql = (
+            "WITH g AS (INSERT INTO games (guild_id, channel_id, ruleset, scenario, creator_id, seats, status,"
+            " version, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, 'lobby', 0, $7, $7) RETURNING *)"
+        )
+        sql += _schedule_ctes(args, schedule, cancel=False)
         try:
-            async with self.pool.acquire() as con, con.transaction():
-                r = await con.fetchrow(
-                    "INSERT INTO games (guild_id, channel_id, ruleset, scenario, creator_id, seats, status,"
-                    " version, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, 'lobby', 0, $7, $7)"
-                    " RETURNING *",
-                    guild_id,
-                    channel_id,
-                    ruleset,
-                    scenario,
-                    creator_id,
-                    json.dumps(seats),
-                    now,
-                )
-                await self._schedule(con, r["id"], schedule)
+            r = await self.pool.fetchrow(sql + " SELECT * FROM g", *args)
         except asyncpg.UniqueViolationError as exc:
             raise ChannelBusy(channel_id) from exc
         row = self._row(r)
@@ -220,10 +215,11 @@ class PostgresStore(Store):
         schedule: Schedule | None = None,
         campaign: dict[str, dict[str, Any]] | None = None,
     ) -> GameRow | None:
-        """Change a game in one transaction if its version is still ``expected_version``."""
-        new_version = expected_version + len(commands or [])
-        args: list[Any] = [now, new_version]
-        sets = ["updated_at = $1", "version = $2"]
+        """Change a game if its version is still ``expected_version``: one statement (so one round trip
+        and one transaction), the version-checked UPDATE first and every insert conditional on it."""
+        commands = commands or []
+        args: list[Any] = [game_id, expected_version, now, expected_version + len(commands)]
+        sets = ["updated_at = $3", "version = $4"]
         for column, value in (
             ("seats", seats),
             ("status", status),
@@ -234,66 +230,39 @@ class PostgresStore(Store):
             if value is not None:
                 args.append(value if isinstance(value, str) else json.dumps(value))
                 sets.append(f"{column} = ${len(args)}")
-        args += [game_id, expected_version]
-        sql = (
-            f"UPDATE games SET {', '.join(sets)} WHERE id = ${len(args) - 1} AND version = ${len(args)}"
-            " RETURNING *"
-        )
+        sql = f"WITH g AS (UPDATE games SET {', '.join(sets)} WHERE id = $1 AND version = $2 RETURNING *)"
+        if commands:
+            first = len(args)
+            args += [
+                [expected_version + i + 1 for i in range(len(commands))],
+                [c.seat for c in commands],
+                [c.user_id for c in commands],
+                [c.text for c in commands],
+                [json.dumps(c.events, separators=(",", ":")) for c in commands],
+                [c.interaction_id for c in commands],
+            ]
+            a = [f"${first + i + 1}" for i in range(6)]
+            sql += (
+                ", c AS (INSERT INTO commands (game_id, seq, seat, user_id, text, events, interaction_id,"
+                " created_at) SELECT g.id, x.seq, x.seat, x.user_id, x.text, x.events, x.iid, $3 FROM g,"
+                f" unnest({a[0]}::int[], {a[1]}::text[], {a[2]}::text[], {a[3]}::text[], {a[4]}::text[],"
+                f" {a[5]}::text[]) AS x(seq, seat, user_id, text, events, iid))"
+            )
+        sql += _schedule_ctes(args, schedule, cancel=True)
+        if campaign:
+            args += [list(campaign), [json.dumps(r, separators=(",", ":")) for r in campaign.values()]]
+            sql += (
+                ", k AS (INSERT INTO campaigns (guild_id, ruleset, scope_key, record, game_id, updated_at)"
+                f" SELECT coalesce(g.guild_id, ''), g.ruleset, x.key, x.record, g.id, $3 FROM g,"
+                f" unnest(${len(args) - 1}::text[], ${len(args)}::text[]) AS x(key, record)"
+                " ON CONFLICT (guild_id, ruleset, scope_key) DO UPDATE SET record = excluded.record,"
+                " game_id = excluded.game_id, updated_at = excluded.updated_at)"
+            )
         try:
-            async with self.pool.acquire() as con, con.transaction():
-                r = await con.fetchrow(sql, *args)
-                if r is None:
-                    return None  # the version moved on: the transaction changes nothing
-                if commands:
-                    await con.executemany(
-                        "INSERT INTO commands (game_id, seq, seat, user_id, text, events, interaction_id,"
-                        " created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                        [
-                            (
-                                game_id,
-                                expected_version + i + 1,
-                                c.seat,
-                                c.user_id,
-                                c.text,
-                                json.dumps(c.events, separators=(",", ":")),
-                                c.interaction_id,
-                                now,
-                            )
-                            for i, c in enumerate(commands)
-                        ],
-                    )
-                await self._schedule(con, game_id, schedule)
-                if campaign:
-                    await con.executemany(
-                        "INSERT INTO campaigns (guild_id, ruleset, scope_key, record, game_id, updated_at)"
-                        " SELECT coalesce(g.guild_id, ''), g.ruleset, $1, $2, g.id, $3 FROM games g"
-                        " WHERE g.id = $4 ON CONFLICT (guild_id, ruleset, scope_key) DO UPDATE SET"
-                        " record = excluded.record, game_id = excluded.game_id,"
-                        " updated_at = excluded.updated_at",
-                        [
-                            (key, json.dumps(record, separators=(",", ":")), now, game_id)
-                            for key, record in campaign.items()
-                        ],
-                    )
+            r = await self.pool.fetchrow(sql + " SELECT * FROM g", *args)
         except asyncpg.UniqueViolationError:
-            return None  # an interaction id already used: rolled back
-        return self._row(r)
-
-    @staticmethod
-    async def _schedule(con: asyncpg.Connection, game_id: int, schedule: Schedule | None) -> None:
-        if schedule is None:
-            return
-        if schedule.cancel:
-            await con.execute(
-                "DELETE FROM notifications WHERE game_id = $1 AND kind = ANY($2::text[]) AND sent_at IS NULL",
-                game_id,
-                list(schedule.cancel),
-            )
-        if schedule.add:
-            await con.executemany(
-                "INSERT INTO notifications (game_id, kind, due_at, payload) VALUES ($1, $2, $3, $4)",
-                [(game_id, kind, due, json.dumps(payload)) for kind, due, payload in schedule.add],
-            )
+            return None  # an interaction id already used: the statement changed nothing
+        return self._row(r)  # None when the version moved on
 
     # -- campaigns ---------------------------------------------------------------------------------
     async def campaign_records(
@@ -388,6 +357,33 @@ class PostgresStore(Store):
     async def mark_sent(self, notification_id: int, now: float) -> None:
         """Mark a notification as handled."""
         await self.pool.execute("UPDATE notifications SET sent_at = $1 WHERE id = $2", now, notification_id)
+
+
+def _schedule_ctes(args: list[Any], schedule: Schedule | None, *, cancel: bool) -> str:
+    """CTEs (on the game ``g``) replacing its notifications as ``schedule`` says; appends their
+    arguments to ``args``. The DELETE does not see the rows the INSERT adds: one statement, one snapshot."""
+    if schedule is None:
+        return ""
+    sql = ""
+    if cancel and schedule.cancel:
+        args.append(list(schedule.cancel))
+        sql += (
+            ", d AS (DELETE FROM notifications n USING g WHERE n.game_id = g.id"
+            f" AND n.kind = ANY(${len(args)}::text[]) AND n.sent_at IS NULL)"
+        )
+    if schedule.add:
+        args += [
+            [kind for kind, _due, _p in schedule.add],
+            [float(due) for _k, due, _p in schedule.add],
+            [json.dumps(payload) for _k, _due, payload in schedule.add],
+        ]
+        n = len(args)
+        sql += (
+            ", n AS (INSERT INTO notifications (game_id, kind, due_at, payload) SELECT g.id, x.kind, x.due,"
+            f" x.payload FROM g, unnest(${n - 2}::text[], ${n - 1}::float8[], ${n}::text[])"
+            " AS x(kind, due, payload))"
+        )
+    return sql
 
 
 def url_password(url: str) -> str:
