@@ -303,6 +303,10 @@ async def run_load(ns: argparse.Namespace, database: str, processes: int, kill: 
     print(
         f"logs replayed to their position: {got['replayed'] - got['replay_bad']} of {got['replayed']} sampled games"
     )
+    if kill and restarted_out.exists():
+        again = [json.loads(x) for x in restarted_out.read_text().splitlines() if x]
+        resumed = sum(1 for x in again if x.get("ok"))
+        print(f"the restarted process 0 played {resumed} commands in its games after the restart")
     print(f"resident memory per bot process: {', '.join(f'{r:.0f} MB' for r in rss)}")
     if pg_mem:
         print(f"PostgreSQL (all its processes, PSS): {pg_mem:.0f} MB")
