@@ -19,6 +19,7 @@ from typing import Any
 
 import asyncpg
 
+from bot.config import Shards
 from bot.store import (
     CampaignRecord,
     ChannelBusy,
@@ -27,7 +28,6 @@ from bot.store import (
     LogLine,
     Notification,
     Schedule,
-    Shards,
     Store,
     StoreError,
     claimable_sql,

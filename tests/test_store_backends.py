@@ -262,3 +262,23 @@ async def test_migrate_store_refuses_a_game_that_does_not_replay(
         assert await con2.fetchval("SELECT count(*) FROM games") == 0
     finally:
         await con2.close()
+
+
+def test_shard_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bot import create_bot
+    from bot.client import ShardedEscapadeBot
+
+    env = tmp_path / "s.env"
+    env.write_text(f"DISCORD_TOKEN=x\nESCAPADE_DATABASE={tmp_path / 'x.db'}\n", encoding="utf-8")
+    for args, said in (
+        (["--shards", "4", "--shard-count", "4"], "Shard 4 does not exist"),
+        (["--shards", "0,1"], "needs ESCAPADE_SHARD_COUNT"),
+    ):
+        assert cli.main(["run", "--env", str(env), *args]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("Escapade cannot start:") and said in err
+    bot = create_bot(tmp_path / "x.db", shards=(1, 0), shard_count=4)
+    assert isinstance(bot, ShardedEscapadeBot)
+    assert (bot.shard_ids, bot.shard_count) == ([0, 1], 4) and bot.sync_commands
+    other = create_bot(tmp_path / "x.db", shards=(3,), shard_count=4)
+    assert not other.sync_commands  # only shard 0's process registers the commands
