@@ -282,3 +282,27 @@ def test_shard_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert (bot.shard_ids, bot.shard_count) == ([0, 1], 4) and bot.sync_commands
     other = create_bot(tmp_path / "x.db", shards=(3,), shard_count=4)
     assert not other.sync_commands  # only shard 0's process registers the commands
+
+
+async def test_a_snapshot_with_its_log_inside_still_plays(database: str) -> None:
+    """A game saved by an older version (its whole log inside the snapshot) loads and plays on; the next
+    write stores the compact snapshot, and the game still rebuilds from its log."""
+    async with Harness(database) as h:
+        start = await open_escape(h)
+        await play_turns(h, start, limit=5)
+        row = await h.row()  # the full snapshot, as an older version stored it
+        store = h.bot.store
+        if isinstance(store, PostgresStore):
+            await store.pool.execute("UPDATE games SET snapshot = $1 WHERE id = $2", row.snapshot, row.id)
+        else:
+            assert isinstance(store, SqliteStore)
+            await store.db.execute("UPDATE games SET snapshot = ? WHERE id = ?", (row.snapshot, row.id))
+        h.bot.games.forget(row.id)
+        user, text = await first_move(h)
+        reply = await h.slash("do", user=user, command=text)
+        assert not reply.ephemeral, reply.text
+        stored = await store.get_game(row.id)
+        assert stored is not None and stored.version == row.version + 1
+        assert '"log":[]' in (stored.snapshot or "")
+        full = await store.full_snapshot(stored)
+        assert full is not None and load_game(full).replay().to_json() == full
