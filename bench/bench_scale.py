@@ -356,6 +356,7 @@ async def main(ns: argparse.Namespace) -> None:
     if bindir is None:
         sys.exit("PostgreSQL server binaries not found: apt-get install postgresql")
     server = PostgresServer(bindir)
+    server.stop_on_sigterm()
     server.start()
     ns.server = server
     try:

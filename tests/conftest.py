@@ -61,13 +61,16 @@ def postgres_server() -> Iterator[PostgresServer]:
     if bindir is None:
         pytest.skip(INSTALL)
     server = PostgresServer(bindir)
+    server.stop_on_sigterm()
     try:
         server.start()
     except subprocess.CalledProcessError as exc:
         server.stop()
         pytest.fail(f"the test PostgreSQL server did not start: {exc.stderr!r} {exc.stdout!r}")
-    yield server
-    server.stop()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

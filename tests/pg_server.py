@@ -13,9 +13,11 @@ import itertools
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 
 INSTALL = (
@@ -64,6 +66,16 @@ class PostgresServer:
 
     def _run(self, *args: str) -> None:
         subprocess.run([*self._as, *args], check=True, capture_output=True, timeout=60, cwd=self.folder)
+
+    def stop_on_sigterm(self) -> None:
+        """Make SIGTERM (``timeout``, a CI runner giving up) stop the server too: it raises SystemExit in
+        the main thread, so the ``finally`` that calls :meth:`stop` runs instead of leaving it behind."""
+
+        def leave(signum: int, frame: object) -> None:
+            raise SystemExit(128 + signum)
+
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, leave)
 
     def start(self) -> None:
         """initdb and start the server; raises CalledProcessError with its output if it fails."""
