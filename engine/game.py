@@ -7,13 +7,14 @@ so :meth:`Game.replay` rebuilds it exactly.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import Any
 
 from engine import canonical
 from engine.core import Command, Decision, Event, Hints, Outcome
 from engine.dice import Rng
-from engine.errors import GameOver, NotYourTurn, RuleError, SetupError
+from engine.errors import GameOver, IllegalCommand, NotYourTurn, RuleError, SetupError, UnknownCommand
 from engine.ruleset import GameState, Ruleset, SetupOptions, find_ruleset
 from engine.scene import Scene
 
@@ -87,7 +88,36 @@ class Game:
             raise GameOver(f"The game is over: {self.outcome.reason}")
         if not text or not text.strip():
             raise RuleError("Type a command; the list of legal commands shows what you can do now.")
-        return self.ruleset.parse(self.state, seat, " ".join(text.split()))
+        typed = " ".join(text.split())
+        try:
+            return self.ruleset.parse(self.state, seat, typed)
+        except (UnknownCommand, IllegalCommand) as error:
+            hint = self._did_you_mean(seat, typed)
+            if not hint:
+                raise
+            said = str(error).split(" Commands:")[0]  # the hint replaces a long list of every verb
+            raise type(error)(f"{said} Did you mean {hint}?") from error
+
+    def _did_you_mean(self, seat: str, typed: str) -> str:
+        """The closest legal verb or argument to a mistyped word of ``typed`` ("" when none is close)."""
+        legal = self.legal_commands(seat)
+        words = typed.lower().split()
+        if not legal or not words:
+            return ""
+        verbs = sorted({c.verb for c in legal})
+        if words[0] not in verbs:
+            close = difflib.get_close_matches(words[0], verbs, n=1, cutoff=0.6)
+            return f"'{' '.join([close[0], *words[1:]])}'" if close else ""
+        same = [c for c in legal if c.verb == words[0]]
+        for i, word in enumerate(words[1:]):
+            known = sorted({c.args[i] for c in same if len(c.args) > i})
+            if known and word not in known:
+                close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+                if close:
+                    fixed = [*words[: i + 1], close[0], *words[i + 2 :]]
+                    return f"'{' '.join(fixed)}'"
+                return ""
+        return ""
 
     def apply(self, seat: str, text: str | Command) -> list[Event]:
         """Play a command for ``seat`` and return what happened.

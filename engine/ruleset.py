@@ -189,6 +189,10 @@ class Ruleset(ABC):
         """A campaign record as a few lines of text for players."""
         return ""
 
+    def campaign_chain(self) -> str:
+        """How the scenarios follow one another as a campaign, for players ("": no such chain)."""
+        return ""
+
     def hints(self, state: Any, seat: str) -> Hints:
         """The reachable cells and legal targets of ``seat``'s active unit, from what ``seat`` may know.
 

@@ -174,6 +174,18 @@ class Escape(Ruleset):
         """Path-aware preferences for the game's own player."""
         return bot_weights(state, seat, options)
 
+    def campaign_chain(self) -> str:
+        """The campaign's scenarios in order and where each result leads (content/scenarios.json)."""
+        every = scenarios()
+        lines = []
+        for sc in every.values():
+            ways = []
+            for result, nxt in sc.next.items():
+                who = "a draw" if result == "draw" else f"{FACTION_NAMES.get(result, result)} wins"
+                ways.append(f"{who} → " + (every[nxt].name if nxt else "the campaign ends"))
+            lines.append(f"{sc.number}. {sc.name}: " + "; ".join(ways))
+        return "\n".join(lines)
+
     def help_topics(self) -> dict[str, str]:
         """Rules help in the project's own words."""
         return dict(HELP)
