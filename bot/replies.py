@@ -15,19 +15,16 @@ import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
 
 from bot import present, render
+from bot.app import App
 from bot.errors import Refusal, ReplyFailed
 from bot.games import Played
 from bot.views import lobby_view, turn_view
-
-if TYPE_CHECKING:
-    from bot.client import EscapadeBot
-
 
 log = logging.getLogger("escapade.replies")
 T = TypeVar("T")
@@ -107,7 +104,7 @@ def embeds_for(played: Played, lines: list[str], image: bool) -> list[discord.Em
 class Replier:
     """Answers requests with turn messages; one per bot."""
 
-    def __init__(self, bot: EscapadeBot) -> None:
+    def __init__(self, bot: App) -> None:
         self.bot = bot
         self.messages = Messages()
 
