@@ -118,6 +118,14 @@ def check(st: PathState, seat: str, text: str) -> Command:
     f = _figure(st, seat, args[0])
     _may_act(st, f, verb)
     options = figure_commands(st, f, _short(st, f))
+    args = [f.id, *args[1:]]  # a character may be named by its name as well as its id
+    if (
+        verb in ("move", "shoot", "bomb")
+        and len(args) == 3
+        and f.pos is not None
+        and args[2] == DIRS[f.facing]
+    ):
+        args = args[:2]  # naming the facing the figure already has is no turn: the same command
     canon = " ".join([verb, *args])
     for c in options:
         if c.text == canon:
@@ -209,6 +217,8 @@ def _why_not(st: PathState, f: Figure, verb: str, args: list[str], options: list
     if verb == "turn":
         if len(args) != 2 or args[1] not in DIRS:
             return f"Turn to one of {' '.join(DIRS)}: 'turn {f.id} ne'."
+        if f.pos is not None and args[1] == DIRS[f.facing]:
+            return f"{nm} already faces {args[1]}."
         return f"{nm} has {f.ap} AP: turning costs 1 AP per 90 degrees."
     if verb in ("shoot", "bomb"):
         if f.side != TEAM:
