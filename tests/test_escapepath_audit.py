@@ -389,3 +389,45 @@ def test_voids_no_diagonal_jump_and_no_turning_while_jumping() -> None:
             g.apply("team", "jump ann e2 e")
         g.apply("team", "jump ann e2")
         assert st_of(g).figures["ann"].facing == N
+
+
+# -- the public face: refusals name the rule, narration reads as sentences, labels fit Discord ----------------
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [("move ann e7", "rule 3.1"), ("move ann e6", "rule 6.1"), ("escape ann", "rule 3.3"),
+     ("attack ann", "rule 9.1"), ("shoot ann al9", "rule 7.1"), ("shoot ann al2", "rule 7.5"),
+     ("turn ann n", "already faces n")],
+)  # fmt: skip
+def test_refusals_name_the_rule(text: str, rule: str) -> None:
+    g = game()
+    place(g, "ann", "e5", "n")
+    place(g, "bob", "e6", "n")
+    place(g, "al2", "e8", "n")  # behind Ann: not in sight
+    before = g.to_json()
+    with pytest.raises(IllegalCommand, match=rule):
+        g.apply("team", text)
+    assert g.to_json() == before
+
+
+def test_naming_the_current_facing_is_the_same_command() -> None:
+    g = game()
+    place(g, "ann", "e5", "n")
+    g.apply("team", "move ann e4 n")
+    assert st_of(g).figures["ann"].ap == 2 and g.log[-1].text == "move ann e4"
+
+
+def test_narration_lines_start_with_a_capital() -> None:
+    g = game()
+    place(g, "ann", "e9", "n")
+    place(g, "al1", "e3", "s")
+    swarm_turn(g)
+    events = g.apply("swarm", "move al1 e4")
+    assert events[0].text.startswith("Space alien al1 moves to e4")
+
+
+def test_every_label_fits_a_discord_choice() -> None:
+    g = game()
+    place(g, "ann", "e9", "n")
+    for b, sq in (("al1", "e2"), ("al2", "b4"), ("al3", "h4")):
+        place(g, b, sq, "s")
+    assert all(0 < len(c.label) <= 100 and len(c.text) <= 100 for c in g.legal_commands("team"))

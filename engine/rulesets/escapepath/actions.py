@@ -9,6 +9,8 @@ answer to a charge ``panic`` or ``hold``; any time ``react panic always|never|as
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.core import Command, Event
 from engine.errors import IllegalCommand, NotYourTurn, RuleError, UnknownCommand
 from engine.geometry.square import cell_name, parse_cell
@@ -159,7 +161,12 @@ def _may_act(st: PathState, f: Figure, verb: str) -> None:
         if verb != "enter":
             raise IllegalCommand(f"{nm} is not on the map: bring it on with 'enter {f.id} <entry point>'.")
         if not R.may_start(st, f):
-            raise IllegalCommand(f"{nm} cannot come on now.")
+            why = (
+                "bogies caught in a blast zone move out of it first (bomb rule)"
+                if st.trapped
+                else "it has acted this turn"
+            )
+            raise IllegalCommand(f"{nm} cannot come on now: {why}.")
         if not entry_points(st):
             raise IllegalCommand(
                 f"No new bogie can enter: {scen(st).cap} are in play (the scenario's cap) or every entry point is taken or closed."
@@ -178,7 +185,7 @@ def _may_act(st: PathState, f: Figure, verb: str) -> None:
     if st.side == SWARM and st.entering and f.id != st.active:
         raise IllegalCommand("New bogies are coming on: the bogies already in play have finished (rule 1.5).")
     if f.ap <= 0:
-        raise IllegalCommand(f"{nm} has no action points left this turn.")
+        raise IllegalCommand(f"{nm} has no action points left this turn (rule 2.2).")
 
 
 def _why_not(st: PathState, f: Figure, verb: str, args: list[str], options: list[Command]) -> str:
@@ -197,48 +204,48 @@ def _why_not(st: PathState, f: Figure, verb: str, args: list[str], options: list
         if c in s.voids:
             return f"{cell_name(c)} is a void: it cannot be entered, only jumped across in a straight line (voids rule)."
         if c in occ:
-            return f"{cell_name(c)} is occupied by {name(st, occ[c])}."
+            return f"{cell_name(c)} is occupied by {name(st, occ[c])}: figures cannot move through others (rule 6.1)."
         if c in st.closed:
             return f"{cell_name(c)} is closed by a blast this turn (bomb rule)."
         if verb == "enter":
             return f"{cell_name(c)} is not a free entry point.{hint}"
         if verb == "jump":
-            return f"A jump goes straight (not diagonally) across a void and costs the AP of walking it; {nm} has {f.ap}.{hint}"
+            return f"A jump goes straight (not diagonally) across a void and costs the AP of walking it (voids rule); {nm} has {f.ap}.{hint}"
         if f.pos is not None and G.direction(f.pos, c) is None:
-            return f"{cell_name(c)} is not next to {nm}: a move is one step to one of the eight squares around.{hint}"
+            return f"{cell_name(c)} is not next to {nm}: a move is one step to one of the eight squares around (rule 3.1).{hint}"
         if len(args) >= 3 and verb == "move" and args[2] not in DIRS:
             return f"'{args[2]}' is not a facing: use one of {' '.join(DIRS)}."
         if verb == "retreat":
-            return f"A retreat shot steps backward or diagonally backward (2 AP) without turning and fires at a bogie in the arc.{hint}"
+            return f"A retreat shot steps backward or diagonally backward (2 AP) without turning and fires at a bogie in the arc (rule 7.4).{hint}"
         return (
             f"{nm} cannot make that step with {f.ap} AP: forward, diagonal-forward and sideways steps cost 1, "
-            f"backward ones 2, and each AP allows 90 degrees of turn; the diagonal between two blockers is shut.{hint}"
+            f"backward ones 2, and each AP allows 90 degrees of turn (rules 3.1, 3.2); the diagonal between two blockers is shut (rule 6.1).{hint}"
         )
     if verb == "turn":
         if len(args) != 2 or args[1] not in DIRS:
             return f"Turn to one of {' '.join(DIRS)}: 'turn {f.id} ne'."
         if f.pos is not None and args[1] == DIRS[f.facing]:
             return f"{nm} already faces {args[1]}."
-        return f"{nm} has {f.ap} AP: turning costs 1 AP per 90 degrees."
+        return f"{nm} has {f.ap} AP: turning costs 1 AP per 90 degrees (rule 3.2)."
     if verb in ("shoot", "bomb"):
         if f.side != TEAM:
             return "Bogies fight only in close combat."
         if verb == "bomb" and f.bombs <= 0:
-            return f"{nm} has no {s.bomb} left (bombs are limited)."
+            return f"{nm} has no {s.bomb} left (bombs are limited, rule 8.3)."
         if len(args) < 2 or args[1] not in st.figures or st.figures[args[1]].status != "board":
-            return f"Name a bogie on the map to {verb} at.{hint}"
+            return f"Name a bogie on the map to {verb} at: weapons are aimed at bogies (rule 7.1).{hint}"
         need = 2 if verb == "bomb" else 1
         if f.ap < need:
-            return f"{nm} has {f.ap} AP; a {'bomb' if verb == 'bomb' else 'gun shot'} costs {need}."
+            return f"{nm} has {f.ap} AP; a {'bomb' if verb == 'bomb' else 'gun shot'} costs {need} (rules 8.2, 8.3)."
         return (
             f"{nm} cannot fire at {args[1]} that way: only targets in the 90 degree arc of fire, not the square "
-            f"straight ahead, with a clear line; the free 90 degree turn may bring a target into the arc only if "
-            f"it is already in sight.{hint}"
+            f"straight ahead, with a clear line (rules 5.1, 6.1, 7.1); the free 90 degree turn may bring a target "
+            f"into the arc only if it is already in sight (rule 7.5).{hint}"
         )
     if verb == "attack":
         return f"{nm} can only attack an enemy on the square directly in front, never diagonally (rule 9.1), for 1 AP."
     if verb == "escape":
-        return f"{nm} must stand on the escape point ({', '.join(cell_name(c) for c in s.escapes) or 'none'}) with 1 AP."
+        return f"{nm} must stand on the escape point ({', '.join(cell_name(c) for c in s.escapes) or 'none'}) with 1 AP (rule 3.3)."
     if verb == "leave":
         return "A bogie leaves the map only from an entry point, for 1 AP (rule 3.3)."
     return f"That is not possible now.{hint}"
@@ -246,7 +253,12 @@ def _why_not(st: PathState, f: Figure, verb: str, args: list[str], options: list
 
 # -- play --------------------------------------------------------------------------------------------
 def play(st: PathState, seat: str, cmd: Command) -> list[Event]:
-    """Play a checked command; mutates ``st``; returns the narration."""
+    """Play a checked command; mutates ``st``; returns the narration (each line a capitalised sentence)."""
+    ev = _play(st, seat, cmd)
+    return [replace(e, text=e.text[:1].upper() + e.text[1:]) for e in ev]
+
+
+def _play(st: PathState, seat: str, cmd: Command) -> list[Event]:
     ev: list[Event] = []
     v, a = cmd.verb, cmd.args
     if v == "react":
@@ -351,7 +363,7 @@ def _fire(st: PathState, f: Figure, a: tuple[str, ...], ev: list[Event], bomb: b
 def _retreat(st: PathState, f: Figure, a: tuple[str, ...], ev: list[Event]) -> None:
     dest = _cell(st, a[1])
     R.enter_square(st, f, dest)
-    ev.append(Event(f"{name(st, f)} backs away to {a[1]} (2 AP) and fires as it goes."))
+    ev.append(Event(f"{name(st, f)} backs away to {a[1]} (2 AP) and fires on the way."))
     R.shoot(st, f, st.figures[a[2]], ev, free=True)
     if f.status == "board":
         R.spend(st, f, 2)
