@@ -273,6 +273,29 @@ def test_8_3_new_bogie_save_rule_also_covers_a_blast() -> None:
         assert st_of(g).figures["zo2"].status == "board"
 
 
+def test_8_3_a_bomb_at_a_bogie_next_to_the_thrower_kills_the_thrower_too() -> None:
+    """Rule 8.3 as written: characters next to the blast die, the thrower included (2d6 always reaches 1)."""
+    g = game()
+    place(g, "ann", "e5", "n")
+    place(g, "al1", "f4", "s")  # diagonally ahead: in the arc, not the square in front
+    assert "bomb ann al1" in texts(g)
+    dice(g, 1, 1)
+    g.apply("team", "bomb ann al1")
+    st = st_of(g)
+    assert st.figures["al1"].status == "pool" and st.figures["ann"].status == "dead"
+
+
+def test_ruling_18_a_bogie_that_left_stays_off_until_the_next_swarm_turn() -> None:
+    with scenario_on(pool=2, cap=2):
+        g = game()
+        place(g, "al1", "a1", "s")
+        swarm_turn(g)
+        g.apply("swarm", "leave al1")
+        assert {c.text for c in g.legal_commands("swarm") if c.verb == "enter"} == {"enter al2 a1"}
+        with pytest.raises(IllegalCommand, match="finished"):
+            g.apply("swarm", "enter al1 a1")
+
+
 # -- 9.1: close combat -----------------------------------------------------------------------------------
 def test_9_1_an_attack_costs_1_ap_and_the_winner_may_go_on() -> None:
     g = game()

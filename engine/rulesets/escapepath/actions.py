@@ -26,10 +26,13 @@ VERBS = frozenset({*FIGURE_VERBS, "end", "panic", "hold", "react"})
 SIDE_NAMES = {TEAM: "team", SWARM: "swarm"}
 
 
+REACT_LABELS = {"ask": "ask me each time", "always": "always take them", "never": "never take them"}
+
+
 def react_commands(st: PathState) -> list[Command]:
     """The standing answers the team may set (those that differ from the current one)."""
     return [
-        Command("react", ("panic", p), f"Panic shots: {p}")
+        Command("react", ("panic", p), f"Panic shots: {REACT_LABELS[p]}")
         for p in POLICY_KINDS["panic"]
         if p != st.policies.get("panic")
     ]
@@ -98,7 +101,7 @@ def check(st: PathState, seat: str, text: str) -> Command:
             raise NotYourTurn("Only the team has a standing answer (for panic shots).")
         if len(args) != 2 or args[0] != "panic" or args[1] not in POLICY_KINDS["panic"]:
             raise IllegalCommand("Set the standing answer with: react panic always|never|ask.")
-        return Command("react", (args[0], args[1]), f"Panic shots: {args[1]}")
+        return Command("react", (args[0], args[1]), f"Panic shots: {REACT_LABELS[args[1]]}")
     if st.pending is not None:
         if seat != TEAM:
             raise NotYourTurn(f"Not your turn: {whose_turn(st)}.")
