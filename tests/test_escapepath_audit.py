@@ -454,3 +454,19 @@ def test_every_label_fits_a_discord_choice() -> None:
     for b, sq in (("al1", "e2"), ("al2", "b4"), ("al3", "h4")):
         place(g, b, sq, "s")
     assert all(0 < len(c.label) <= 100 and len(c.text) <= 100 for c in g.legal_commands("team"))
+
+
+def test_refusals_start_with_a_capital_and_say_why_no_bogie_may_enter() -> None:
+    with scenario_on(cap=1):
+        g = game()
+        swarm_turn(g)
+        g.apply("swarm", "enter al1 a1")
+        g.apply("swarm", "move al1 b2 se")
+        with pytest.raises(IllegalCommand, match=r"^No new bogie can enter now: 1 is in play.*rule 1\.5"):
+            g.apply("swarm", "enter al2 a1")
+        g.apply("swarm", "move al1 c3")
+        g.apply("swarm", "end")
+        g.apply("team", "end")
+        g.apply("swarm", "move al1 c4")
+        with pytest.raises(IllegalCommand, match=r"^Space alien al2 is not on the map"):
+            g.apply("swarm", "move al2 a2")

@@ -86,6 +86,16 @@ def whose_turn(st: PathState) -> str:
 # -- check -------------------------------------------------------------------------------------------
 def check(st: PathState, seat: str, text: str) -> Command:
     """Parse and check ``text`` for ``seat``. Raises a RuleError naming the rule; never mutates."""
+    try:
+        return _check(st, seat, text)
+    except RuleError as exc:
+        why = str(exc)
+        if why[:1].islower():  # messages that open with a bogie's name ("space alien al1 ...")
+            raise type(exc)(why[:1].upper() + why[1:]) from None
+        raise
+
+
+def _check(st: PathState, seat: str, text: str) -> Command:
     words = text.strip().lower().split()
     if not words:
         raise UnknownCommand("Type a command, for example 'move vance d4' or 'end'.")
@@ -171,9 +181,13 @@ def _may_act(st: PathState, f: Figure, verb: str) -> None:
             )
             raise IllegalCommand(f"{nm} cannot come on now: {why}.")
         if not entry_points(st):
-            raise IllegalCommand(
-                f"No new bogie can enter: {scen(st).cap} are in play (the scenario's cap) or every entry point is taken or closed."
+            in_play = sum(1 for x in st.figures.values() if x.side == SWARM and x.status == "board")
+            why = (
+                f"{in_play} {'is' if in_play == 1 else 'are'} in play, the scenario's cap (rule 1.5)"
+                if in_play >= scen(st).cap
+                else "every entry point is occupied or closed by a blast"
             )
+            raise IllegalCommand(f"No new bogie can enter now: {why}.")
         return
     if verb == "enter":
         raise IllegalCommand(f"{nm} is already on the map.")
