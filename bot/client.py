@@ -69,6 +69,7 @@ class EscapadeBot(commands.Bot):
             self._notify_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._notify_task
+        self.games.thinker.close()
         await super().close()
         await self.store.close()
 

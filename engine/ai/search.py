@@ -57,6 +57,7 @@ class Budget:
     seconds: float | None = None
     depth: int = 24
     explore: float = 1.4
+    policy_rollouts: bool = False  # rollouts weighted by bot_weights (slower, better informed) or uniform
 
 
 @dataclass(frozen=True)
@@ -222,6 +223,20 @@ class Searcher:
         except RuleError:
             return None
 
+    def _pick(self, det: Any, seat: str, options: list[Command], picker: Picker) -> int:
+        if not self.budget.policy_rollouts or len(options) == 1:
+            return picker.below(len(options))
+        weights = self.ruleset.bot_weights(det, seat, options)
+        total = sum(max(0, w) for w in weights) if weights else 0
+        if not weights or total <= 0:
+            return picker.below(len(options))
+        pick = picker.below(total)
+        for i, w in enumerate(weights):
+            pick -= max(0, w)
+            if pick < 0:
+                return i
+        return len(options) - 1
+
     def _rollout(self, det: Any, picker: Picker) -> None:
         rs = self.ruleset
         outcome, next_seat, execute = rs.outcome, rs.next_seat, rs.execute
@@ -231,12 +246,14 @@ class Searcher:
             seat = next_seat(det)
             if seat is None:
                 return
-            command = rs.sample_command(det, seat, picker) if self.has_sampler else None
+            command = None
+            if self.has_sampler and not self.budget.policy_rollouts:
+                command = rs.sample_command(det, seat, picker)
             if command is None:
                 options = _options(rs, det, seat)
                 if not options:
                     return
-                command = options[picker.below(len(options))]
+                command = options[self._pick(det, seat, options, picker)]
             try:
                 execute(det, seat, command)
             except RuleError:
