@@ -9,7 +9,9 @@ Sections (``--section``, repeatable; default all):
 - ``mirror``: hard on both sides per ESCAPE scenario and per Skirm faction (each faction's ready squad
   against every faction's, both seatings);
 - ``heist``: a crew of hard players on every heist: success rate, round of each win;
-- ``speed``: state copies, playouts per second inside the search, decision time (median, p95).
+- ``speed``: state copies, random self-play games/s, playouts per second inside the search;
+- ``latency`` (not in the default run): p50/p99 of moves in other channels while hard bot seats think,
+  with the thinking in the process pool, in threads (holding the GIL), and with no bot at all.
 Every game also counts self-harm: a player's own command taking out one of its own units.
 
 Usage: python bench/bench_ai.py [--games N] [--normal P] [--hard P] [--section S ...] [--seconds-per-row T]
@@ -220,6 +222,102 @@ def speed_section(budgets: dict[str, Budget]) -> None:
               f"(depth {budgets['hard'].depth})", flush=True)  # fmt: skip
 
 
+def pct(values: list[float], p: float) -> float:
+    """The p-th percentile (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
+
+
+async def latency_section(samples: int, bot_channels: int, seconds: float) -> None:
+    """p50/p99 of moves in human-only ESCAPE channels while ``bot_channels`` hard bot seats think, with
+    the thinking in the process pool, on the event loop's thread pool (holding the GIL), and not at all."""
+    import asyncio
+    import tempfile
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bot.thinking import Thinker
+    from tests.harness import ALICE, BOB, Harness
+
+    async def measure(h: Harness, payload: dict[str, Any]) -> float:
+        t0 = time.perf_counter()
+        before = asyncio.all_tasks()
+        h.bot._connection.parsers["INTERACTION_CREATE"](payload)
+        mine = [t for t in asyncio.all_tasks() - before if not t.done()]
+        if mine:
+            await asyncio.wait(mine)
+        iid = int(payload["id"])
+        ats = [r.at for r in h.replies if r.interaction_id == iid]
+        return (max(ats) - t0) * 1000 if ats else float("nan")
+
+    async def human_move(h: Harness, cid: int, members: dict[str, int]) -> dict[str, Any] | None:
+        row = await h.bot.store.live_game(str(cid))
+        if row is None:
+            return None
+        game = h.bot.games.load(row)
+        humans = sorted(s for s in game.seats_to_act() if s in members)
+        if not humans or game.outcome is not None:
+            return None
+        seat = humans[0]
+        legal = [c for c in game.legal_commands(seat) if c.verb != "react"]
+        move = next((c for c in legal if c.verb == "move"), None) or game.bot_command(seat, level="easy")
+        return h.slash_payload("do", user=members[seat], channel=cid, command=move.text, seat=seat)
+
+    for mode in ("none", "process pool", "thread (GIL)"):
+        with tempfile.TemporaryDirectory() as tmp:
+            h = Harness(Path(tmp) / "bench.db")
+            await h.start()
+            if mode == "thread (GIL)":
+                h.bot.games.thinker = Thinker(executor=ThreadPoolExecutor(2))
+            # Human channels: Alice vs Bob.
+            humans = []
+            for _ in range(4):
+                cid = h.new_channel()
+                await h.slash("game new", user=ALICE, ruleset="escape", scenario="evasion", channel=cid)
+                await h.slash("game join", user=BOB, seat="isc", channel=cid)
+                await h.slash("game start", user=ALICE, channel=cid)
+                humans.append(cid)
+            bots = []
+            for _ in range(bot_channels if mode != "none" else 0):
+                cid = h.new_channel()
+                await h.slash("game new", user=ALICE, ruleset="escape", scenario="evasion", channel=cid)
+                await h.slash("game start", user=ALICE, bot=True, level="hard", channel=cid)
+                bots.append(cid)
+            state = {"stop": False, "turns": 0}
+
+            async def drive(h: Harness, cid: int, state: dict[str, Any]) -> None:
+                while not state["stop"]:
+                    payload = await human_move(h, cid, {"resistance": ALICE})
+                    if payload is None:
+                        return
+                    await measure(h, payload)
+                    state["turns"] += 1
+
+            drivers = [asyncio.create_task(drive(h, c, state)) for c in bots]
+            while bots and state["turns"] < len(bots):  # the workers have started and answered once
+                await asyncio.sleep(0.1)
+            state["turns"] = 0
+            times: list[float] = []
+            i = 0
+            start = time.perf_counter()
+            while (len(times) < samples or time.perf_counter() - start < seconds) and i < samples * 50:
+                cid = humans[i % len(humans)]
+                i += 1
+                payload = await human_move(h, cid, {"resistance": ALICE, "isc": BOB})
+                if payload is None:
+                    continue
+                times.append(await measure(h, payload))
+                h.replies.clear()
+                h.messages.clear()
+                await asyncio.sleep(0.05)
+            state["stop"] = True
+            await asyncio.gather(*drivers, return_exceptions=True)
+            h.bot.games.thinker.close()
+            await h.close()
+            print(f"latency of other channels' ESCAPE commands, thinking {mode:<13} ({len(bots)} hard bot "
+                  f"channels, {state['turns']} bot turns meanwhile): n={len(times)} p50 {statistics.median(times):.1f} ms "
+                  f"p99 {pct(times, 99):.1f} ms", flush=True)  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=200)
@@ -227,6 +325,9 @@ def main() -> None:
     ap.add_argument("--hard", type=int, default=None, help="playouts for hard (default: the level's)")
     ap.add_argument("--section", action="append", default=[])
     ap.add_argument("--seconds-per-row", type=float, default=1e9)
+    ap.add_argument("--samples", type=int, default=200, help="latency: commands measured per mode")
+    ap.add_argument("--latency-seconds", type=float, default=20, help="latency: at least this long")
+    ap.add_argument("--bot-channels", type=int, default=3, help="latency: channels with a thinking bot")
     ap.add_argument("--only", default="", help="run only rows whose label contains this text")
     args = ap.parse_args()
     budgets = {}
@@ -237,6 +338,10 @@ def main() -> None:
     print(f"budgets: normal {budgets['normal'].playouts} playouts, hard {budgets['hard'].playouts} playouts; "
           f"up to {args.games} games per row, {args.seconds_per_row:.0f} s per row", flush=True)  # fmt: skip
     sections = args.section or ["speed", "vs", "mirror", "heist"]
+    if "latency" in sections:
+        import asyncio
+
+        asyncio.run(latency_section(args.samples, args.bot_channels, args.latency_seconds))
     if "speed" in sections:
         speed_section(budgets)
     if "vs" in sections:
