@@ -31,7 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import RULESETS, Game, new_game  # noqa: E402
-from engine.ai.levels import LEVELS, search_seed  # noqa: E402
+from engine.ai.levels import LEVELS, level_budget, search_seed  # noqa: E402
 from engine.ai.random_policy import Picker  # noqa: E402
 from engine.ai.search import Budget, Searcher  # noqa: E402
 from engine.ai.selfplay import fast_random_game  # noqa: E402
@@ -73,7 +73,10 @@ def play(
     """One game with the given player per seat; the tally gains its result, self-harm and timings."""
     game = new_game(ruleset, scenario=scenario, seed=seed, seats={s: None for s in players}, options=options)
     pickers = {s: Picker(seed * 7919 + i) for i, s in enumerate(players)}
-    searchers = {lvl: Searcher(game.ruleset, b) for lvl, b in budgets.items()}
+    searchers = {}
+    for lvl, b in budgets.items():
+        tuned = level_budget(lvl, ruleset, b.playouts) if lvl in LEVELS else b
+        searchers[lvl] = Searcher(game.ruleset, tuned or b)
     for _ in range(max_commands):
         if game.outcome is not None:
             break
@@ -215,11 +218,13 @@ def speed_section(budgets: dict[str, Budget]) -> None:
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
         seat = game.next_bot_seat()
         assert seat is not None
-        res = Searcher(rs, budgets["hard"]).choose(game.state, seat, seed=1, clock=time.perf_counter)
+        hard = level_budget("hard", ruleset, budgets["hard"].playouts)
+        assert hard is not None
+        res = Searcher(rs, hard).choose(game.state, seat, seed=1, clock=time.perf_counter)
         rate = res.playouts / res.elapsed if res.elapsed else 0.0
         print(f"{ruleset}: copy_state {copy_ms:.3f} ms (target <= 0.1); random self-play {n / wall:.0f} "
               f"games/s wall, {n / cpu:.0f} games/s CPU (target >= 100); search {rate:.0f} playouts/s "
-              f"(depth {budgets['hard'].depth})", flush=True)  # fmt: skip
+              f"(hard, rollout depth {hard.depth})", flush=True)  # fmt: skip
 
 
 def pct(values: list[float], p: float) -> float:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from engine.ai.random_policy import choose_command
@@ -19,9 +20,12 @@ from engine.ruleset import Ruleset
 
 LEVELS: dict[str, Budget | None] = {
     "easy": None,
-    "normal": Budget(playouts=150, depth=16),
-    "hard": Budget(playouts=500, depth=24),
+    "normal": Budget(playouts=150, depth=12),
+    "hard": Budget(playouts=500, depth=16),
 }
+# Shorter rollouts where listing legal commands is dear (Skirm's line-of-sight checks): the evaluation
+# takes over sooner and the playouts per second stay in the hundreds.
+ROLLOUT_DEPTH = {"skirm": 6}
 LEVEL_LABELS = {
     "easy": "Easy: quick weighted random play",
     "normal": "Normal: a short search",
@@ -37,6 +41,16 @@ def check_level(level: str) -> str:
     if key not in LEVELS:
         raise SetupError(f"There is no bot level '{level}'. Choose one of: {', '.join(LEVELS)}.")
     return key
+
+
+def level_budget(level: str, ruleset_id: str, playouts: int | None = None) -> Budget | None:
+    """The search budget of ``level`` for a ruleset (None: easy, no search); ``playouts`` overrides its
+    playout count (benchmarks). Raises SetupError for an unknown level."""
+    budget = LEVELS[check_level(level)]
+    if budget is None:
+        return None
+    depth = ROLLOUT_DEPTH.get(ruleset_id, budget.depth)
+    return replace(budget, depth=depth, playouts=playouts or budget.playouts)
 
 
 def search_seed(seed: int, ply: int, seat: str) -> int:
@@ -63,11 +77,11 @@ def choose(
     ``seconds`` (default :data:`DEFAULT_SECONDS` when a clock is given) cap the thinking time. Raises
     SetupError for an unknown level and NotYourTurn when ``options`` is empty.
     """
-    budget = LEVELS[check_level(level)]
+    budget = level_budget(level, ruleset.id)
     if budget is None:
         return choose_command(ruleset, state, seat, options, seed=seed, ply=ply)
     if clock is not None:
-        budget = Budget(budget.playouts, seconds or DEFAULT_SECONDS, budget.depth, budget.explore)
+        budget = replace(budget, seconds=seconds or DEFAULT_SECONDS)
     searcher = Searcher(ruleset, budget)
     return searcher.choose(
         state, seat, seed=search_seed(seed, ply, seat), options=options, clock=clock
