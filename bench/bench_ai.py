@@ -222,6 +222,22 @@ def speed_section(budgets: dict[str, Budget]) -> None:
         assert hard is not None
         res = Searcher(rs, hard).choose(game.state, seat, seed=1, clock=time.perf_counter)
         rate = res.playouts / res.elapsed if res.elapsed else 0.0
+        times: dict[str, list[float]] = {"normal": [], "hard": []}
+        for level in times:
+            for k in range(0, len(full.log), max(1, len(full.log) // 12)):
+                g = new_game(ruleset, seed=5, seats={s: None for s in rs.seats})
+                for e in full.log[:k]:
+                    g.apply(e.seat, e.text)
+                s = g.next_bot_seat()
+                if s is None or len(g.legal_commands(s)) < 2:
+                    continue
+                t = time.perf_counter()
+                g.bot_command(s, level=level, clock=time.perf_counter, seconds=1.0)
+                times[level].append((time.perf_counter() - t) * 1000)
+        for level, ms in times.items():
+            if ms:
+                print(f"{ruleset}: {level} at its full budget (1 s cap): {len(ms)} decisions, median "
+                      f"{statistics.median(ms):.0f} ms, p95 {pct(ms, 95):.0f} ms", flush=True)  # fmt: skip
         print(f"{ruleset}: copy_state {copy_ms:.3f} ms (target <= 0.1); random self-play {n / wall:.0f} "
               f"games/s wall, {n / cpu:.0f} games/s CPU (target >= 100); search {rate:.0f} playouts/s "
               f"(hard, rollout depth {hard.depth})", flush=True)  # fmt: skip

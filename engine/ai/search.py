@@ -141,8 +141,11 @@ class Searcher:
         budget = self.budget
         done = 0
         while done < budget.playouts:
-            if clock is not None and budget.seconds is not None and clock() - start >= budget.seconds:
-                break
+            if clock is not None and budget.seconds is not None and done:
+                spent = clock() - start
+                # Stop before a playout of average length would overrun the time limit.
+                if spent + spent / done > budget.seconds:
+                    break
             det = rs.determinize(state, seat, deal)
             det.rng = SplitRng(seed=deal.below(2**62))
             self._playout(root, det, seat, list(by_text), picker)
