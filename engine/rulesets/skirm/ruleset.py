@@ -7,9 +7,10 @@ from typing import Any, ClassVar
 from engine.core import Command, Decision, Event, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
-from engine.ruleset import OptionSpec, Ruleset, SetupOptions, register
+from engine.ruleset import Chooser, OptionSpec, Ruleset, SetupOptions, register
 from engine.rulesets.skirm import actions as A
 from engine.rulesets.skirm import rules as R
+from engine.rulesets.skirm import sampler
 from engine.rulesets.skirm import search as search_hooks
 from engine.rulesets.skirm.content import factions, missions, ready_squads
 from engine.rulesets.skirm.help import all_topics
@@ -165,6 +166,14 @@ class Skirm(Ruleset):
     def bot_weights(self, state: Any, seat: str, options: list[Command]) -> list[int] | None:
         """Objective- and attack-minded preferences for the game's own player."""
         return bot_weights(state, seat, options)
+
+    def next_seat(self, state: Any) -> str | None:
+        """The seat a self-play loop asks next, without building the decisions."""
+        return sampler.next_seat(state)
+
+    def sample_command(self, state: Any, seat: str, rng: Chooser) -> Command | None:
+        """A uniformly random legal command, executed by self-play without parsing it again."""
+        return sampler.sample(state, seat, rng)
 
     def copy_state(self, state: Any) -> Any:
         """A fast independent deep copy (engine.rulesets.skirm.search)."""
