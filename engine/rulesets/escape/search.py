@@ -118,10 +118,12 @@ def resistance_score(st: EscapeState) -> float:
         i = sum(u.seat == "isc" for u in inside)
         progress = min(1.0, r / max(1, int(vr["min"]))) * (1.0 if r > i else 0.6)
         walkers = on_board
+    # Walking distance of the characters the goal needs (as many as it counts) to where they must go.
+    need = int(vr.get("min", vr.get("count", 2)))
     near = 0.0
     if walkers and dist:
-        steps = sorted(dist.get(u.pos, 40) for u in walkers if u.pos is not None)[:3]
-        near = sum(1.0 / (1.0 + d / 4.0) for d in steps) / 3.0
+        steps = sorted(dist.get(u.pos, 40) for u in walkers if u.pos is not None)[: max(1, need)]
+        near = sum(1.0 / (1.0 + d / 3.0) for d in steps) / max(1, need)
     life = [
         max(0, R.prof(u).life - u.damage) / R.prof(u).life for u in res if u.status in ("board", "reserve")
     ]
@@ -129,7 +131,7 @@ def resistance_score(st: EscapeState) -> float:
         max(0, R.prof(u).life - u.damage) / R.prof(u).life for u in isc if u.status in ("board", "reserve")
     ]
     material = sum(life) / max(1, len(res)) - sum(foe) / max(1, len(isc))
-    score = 0.5 + 0.3 * progress - 0.3 * threat + 0.1 * near + 0.12 * material
+    score = 0.45 + 0.3 * progress - 0.3 * threat + 0.2 * near + 0.12 * material
     return min(0.98, max(0.02, score))
 
 
