@@ -10,7 +10,7 @@ import math
 from engine.ai.copying import flat, plain, rng_copy
 from engine.dice import Rng
 from engine.rulesets.skirm import rules as R
-from engine.rulesets.skirm.state import DOWNED, STANDING, SkirmState, Unit
+from engine.rulesets.skirm.state import DOWNED, OUT, STANDING, SkirmState, Unit
 
 
 def copy_state(st: SkirmState) -> SkirmState:
@@ -50,7 +50,8 @@ def determinize(st: SkirmState, seat: str, rng: Rng) -> SkirmState:
 
 def margin(st: SkirmState, seat: str) -> float:
     """``seat``'s projected lead in mission points: points scored, objectives held or planted times the
-    scorings left, carried data, and units standing (a downed one counts less)."""
+    scorings left, carried data, and units standing (a downed one counts less; one its own side took out
+    counts against it)."""
     other = R.SEATS[1] if seat == R.SEATS[0] else R.SEATS[0]
     lead = float(st.points.get(seat, 0) - st.points.get(other, 0))
     scorings = max(0, R.TURNS - max(st.turn, 1) + 1)
@@ -64,6 +65,8 @@ def margin(st: SkirmState, seat: str) -> float:
         worth = 1.0 if u.state == STANDING else 0.4 if u.state == DOWNED else 0.0
         if u.carrying:
             worth += 0.5
+        if u.state == OUT and u.out_by == u.seat:
+            worth -= 1.5  # taken out by its own side: never worth a trade
         lead += 0.7 * worth * (1 if u.seat == seat else -1)
     return lead
 
