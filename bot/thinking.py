@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import multiprocessing
 import os
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 
 from engine import Command, Game, load_game
-from engine.ai.levels import DEFAULT_SECONDS, LEVELS
+from engine.ai.levels import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS
+
+log = logging.getLogger("escapade.thinking")
 
 WORKER_NICENESS = 5  # workers yield the CPU to the bot's own process when both want it
 
@@ -69,7 +72,15 @@ class Thinker:
         if LEVELS.get(level) is None:
             return game.bot_command(seat)
         loop = asyncio.get_running_loop()
-        text = await loop.run_in_executor(self._executor(), think, game.to_json(), seat, level, self.seconds)
+        try:
+            text = await loop.run_in_executor(
+                self._executor(), think, game.to_json(), seat, level, self.seconds
+            )
+        except (BrokenExecutor, OSError):
+            # A worker died (killed, out of memory): start a new pool next time, play the easy level now.
+            log.exception("bot thinking failed for seat %s; playing the easy level instead", seat)
+            self.close()
+            return game.bot_command(seat, level=DEFAULT_LEVEL)
         return game.parse(seat, text)
 
     def close(self) -> None:

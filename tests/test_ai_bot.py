@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from bot.thinking import Thinker, think
 from engine import new_game
@@ -58,3 +59,17 @@ def test_a_process_pool_thinker_answers_off_the_loop() -> None:
     finally:
         thinker.close()
     assert command.text in {c.text for c in game.legal_commands(seat)}
+
+
+class _BrokenPool(ThreadPoolExecutor):
+    def submit(self, *args: object, **kwargs: object):  # type: ignore[no-untyped-def, override]
+        raise BrokenProcessPool("a worker died")
+
+
+def test_a_broken_pool_falls_back_to_the_easy_level() -> None:
+    game = new_game("escape", seed=2, seats={"resistance": None, "isc": None}, options={"bot_level": "hard"})
+    seat = game.next_bot_seat()
+    assert seat is not None
+    thinker = Thinker(executor=_BrokenPool(1))
+    command = asyncio.run(thinker.command(game, seat))
+    assert command == game.bot_command(seat, level="easy")
