@@ -88,7 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``escapade`` script."""
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help", "help"):
-        print("usage: escapade run [--env FILE] | escapade play RULESET [--scenario ID] [--bot SEAT]")
+        print(
+            "usage: escapade run [--env FILE] | escapade play RULESET [--scenario ID] [--bot SEAT] [--level easy|normal|hard]"
+        )
         return 0 if args else 2
     command, rest = args[0], args[1:]
     if command == "run":

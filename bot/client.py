@@ -74,6 +74,7 @@ class EscapadeBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._notify_task
         self.edits.cancel()
+        self.games.thinker.close()
         await super().close()
         await self.store.close()
 

@@ -8,10 +8,12 @@ so :meth:`Game.replay` rebuilds it exactly.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engine import canonical
+from engine.ai import levels
 from engine.core import Command, Decision, Event, Hints, Outcome
 from engine.dice import Rng
 from engine.errors import GameOver, IllegalCommand, NotYourTurn, RuleError, SetupError, UnknownCommand
@@ -130,11 +132,53 @@ class Game:
         self.log.append(LogEntry(seat, command.text))
         return events
 
-    def bot_command(self, seat: str) -> Command:
-        """The command the game's own policy plays for ``seat`` now. Raises NotYourTurn if it has none."""
-        from engine.ai import choose_command
+    def bot_level(self, seat: str) -> str:
+        """The level of the game's own player for ``seat``: ``options["bot_level"]`` (one level for every
+        bot seat, or a map seat -> level), "easy" when the game was created without one."""
+        chosen = self.setup_options.options.get("bot_level")
+        if isinstance(chosen, dict):
+            chosen = chosen.get(seat)
+        return str(chosen or levels.DEFAULT_LEVEL)
 
-        return choose_command(self, seat)
+    def bot_command(
+        self,
+        seat: str,
+        *,
+        level: str | None = None,
+        clock: Callable[[], float] | None = None,
+        seconds: float | None = None,
+    ) -> Command:
+        """The command the game's own player (at ``level``, default :meth:`bot_level`) plays for ``seat``.
+
+        The search levels see only what ``seat`` may know. ``clock``/``seconds`` cap the thinking time (the
+        engine reads no clock itself). Raises NotYourTurn if ``seat`` has nothing to play, SetupError for
+        an unknown level.
+        """
+        return levels.choose(
+            self.ruleset,
+            self.state,
+            seat,
+            self.legal_commands(seat),
+            level=level or self.bot_level(seat),
+            seed=self.seed,
+            ply=len(self.log),
+            clock=clock,
+            seconds=seconds,
+        )
+
+    def next_bot_seat(self) -> str | None:
+        """The bot seat :meth:`play_bots` would play next (None: a human must act, or the game is over)."""
+        bots = set(self.bot_seats())
+        if not bots:
+            return None
+        pending = [
+            s
+            for d in self.awaiting()
+            if not (d.any_seat and d.seats - bots)
+            for s in sorted(d.seats)
+            if s in bots
+        ]
+        return pending[0] if pending else None
 
     def play_bots(self, limit: int = 10_000) -> list[tuple[str, Command, list[Event]]]:
         """Play every decision that belongs only to bot seats until a human must act or the game ends.
@@ -142,18 +186,10 @@ class Game:
         Returns (seat, command, events) for each command played.
         """
         played: list[tuple[str, Command, list[Event]]] = []
-        bots = set(self.bot_seats())
-        while bots and len(played) < limit:
-            pending = [
-                s
-                for d in self.awaiting()
-                if not (d.any_seat and d.seats - bots)
-                for s in sorted(d.seats)
-                if s in bots
-            ]
-            if not pending:
+        while len(played) < limit:
+            seat = self.next_bot_seat()
+            if seat is None:
                 break
-            seat = pending[0]
             command = self.bot_command(seat)
             played.append((seat, command, self.apply(seat, command)))
         return played
