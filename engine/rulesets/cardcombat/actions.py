@@ -139,6 +139,7 @@ def reveal(st: CCState, events: list[Event]) -> None:
         speed = sum(cards()[c].cost for c in com["cards"])
         speed += sum(items()[i].value for i in com["items"] if items()[i].effect == "speed")
         f["committed"] = list(com["cards"])
+        f["round_budget"] = budget(f)  # Adrenaline's +2 counts for this round, though it is spent now
         names = ", ".join(cards()[c].name for c in com["cards"]) or "no card"
         events.append(Event(f"{f['name']} reveals {names}: speed {speed}."))
         entries.append((-speed, 0, seat_rank[f["seat"]], ["hero", f["id"], speed]))
@@ -197,7 +198,8 @@ def end_round(st: CCState, events: list[Event]) -> None:
                 f["cooldown"][c] = cd
         f["committed"] = []
         for it in f["items"]:
-            it["cd"] = max(0, it["cd"] - 1)
+            if it.get("used") != st.round:  # the round of use does not count toward the cooldown
+                it["cd"] = max(0, it["cd"] - 1)
         if "do_not_linger" in st.scenario["rules"] and f["hp"] > 0 and not f.get("out"):
             here = list(f["pos"])
             if f.get("linger_pos") == here:
@@ -256,7 +258,7 @@ def start_turn(st: CCState, f: dict[str, Any], events: list[Event]) -> None:
     if f["kind"] == "hero":
         for c in f.get("committed", []):
             queue += [["card", c, i] for i in range(len(cards()[c].actions))]
-        spare = budget(f) - sum(cards()[c].cost for c in f.get("committed", []))
+        spare = int(f.get("round_budget", budget(f))) - sum(cards()[c].cost for c in f.get("committed", []))
     else:
         queue = [["summon", f["summon"], i] for i in range(len(summon_actions(f["summon"])))]
         spare = 0
@@ -359,7 +361,7 @@ def active_fig(st: CCState, seat: str) -> dict[str, Any] | None:
 
 def move_options(st: CCState, f: dict[str, Any], free: int, pool: int, verb_note: str) -> list[Command]:
     """``move`` to every empty square reachable with ``free`` card spaces plus ``pool`` stamina."""
-    best = R.paths(st, f, free + pool, avoid_traps=False)
+    best = R.paths(st, f, free + pool)
     out = []
     for c, (steps, traps, _p) in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         if c == R.pos(f) or R.occupant(st, c):
@@ -401,7 +403,7 @@ def legal(st: CCState, seat: str) -> list[Command]:
                     Command("recollect", (hero["id"], c), f"Resolve: take {cards()[c].name} back (once)")
                 )
         chosen = st.flags.get("round_items", {}).get(hero["id"], [])
-        for it in hero["items"]:
+        for it in R.ready_items(hero):
             card = items()[it["id"]]
             if card.use == "round_start" and it["cd"] == 0 and it["id"] not in chosen:
                 out.append(Command("use", (hero["id"], it["id"]), f"{card.name} this round ({card.text})"))
@@ -458,7 +460,7 @@ def legal(st: CCState, seat: str) -> list[Command]:
         if not moving and not f.get("moved_free") and not R.has(f, "paralyze") and pool > 0:
             out += move_options(st, f, 0, pool, " (the round's stamina move)")
         if act is not None and act.kind in ("melee", "ranged"):
-            for it in f["items"]:
+            for it in R.ready_items(f):
                 card = items()[it["id"]]
                 if (
                     card.use == "attack"
@@ -467,7 +469,7 @@ def legal(st: CCState, seat: str) -> list[Command]:
                     and it["id"] not in st.turn["mods"].get("used", [])
                 ):
                     out.append(Command("boost", (fid, it["id"]), f"{card.name}: {card.text}"))
-        for it in f["items"]:
+        for it in R.ready_items(f):
             card = items()[it["id"]]
             if card.use == "turn" and it["cd"] == 0:
                 out.append(Command("use", (fid, it["id"]), f"{card.name}: {card.text}"))
@@ -583,7 +585,7 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
         used = st.flags.get("round_items", {}).pop(hero["id"], [])
         for it in hero["items"]:
             if it["id"] in used:
-                it["cd"] = items()[it["id"]].cooldown
+                spend_item(st, it)
         st.commits[hero["id"]] = {"cards": chosen, "items": used}
         events.append(Event(f"{hero['name']} has committed.", "commit"))
         waiting = [f for f in R.alive(st) if f["kind"] == "hero" and f["id"] not in st.commits]
@@ -609,15 +611,18 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
             dice = st.pending["dice"]
             old = int(a[1])
             dice[dice.index(old)] = new
+            st.pending["raw"] = list(dice)
             events.append(Event(f"{f['name']} re-rolls the {old}: {new}.", dice=tuple(raw)))
         else:
             events.append(Event(f"{f['name']} re-rolls the miss: {new}.", dice=tuple(raw)))
+            rdie = st.pending.get("range_die")
             st.pending["dmg_die"] = new
-            st.pending["raw"] = raw
+            st.pending["raw"] = ([rdie] if rdie else []) + raw
             st.pending.pop("stage")
             act = R.action_from(st.pending["act"])
             if R.missed(st, f, target, act) and R.reroll_sources(st, f):
                 st.pending["stage"] = "miss"
+                events.append(Event(f"Still a miss ({new}): re-roll again or accept it."))
             else:
                 R.finish_target(st, events)
                 R.resume_attack(st, events)
@@ -629,7 +634,7 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
         to = R.parse_cell_for(st, a[1])
         card_move = act is not None and act.kind == "move"
         free = int(st.turn["allow"]) if card_move else 0
-        best = R.paths(st, f, free + (pool if f["kind"] == "hero" else 0), avoid_traps=False)
+        best = R.paths(st, f, free + (pool if f["kind"] == "hero" else 0))
         steps = best[to][0]
         st.turn["pool"] = pool - max(0, steps - free)
         walk(st, f, R.route(best, to), events)
@@ -675,7 +680,7 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
         card = items()[a[1]]
         it = next(i for i in f["items"] if i["id"] == a[1])
         st.turn["pool"] = pool - card.stamina
-        it["cd"] = card.cooldown
+        spend_item(st, it)
         mods = st.turn.setdefault("mods", {})
         mods.setdefault("used", []).append(a[1])
         if card.effect == "wound":
@@ -691,10 +696,13 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
             if card.cooldown < 0:
                 f["items"].remove(it)
             else:
-                it["cd"] = card.cooldown
+                spend_item(st, it)
         elif it.get("active"):
-            f["items"].remove(it)
-            events.append(Event(f"{f['name']} discards {card.name}; its stamina is free again."))
+            # "the card is then lost for the scenario": the hero keeps it for the next one
+            it.update(active=False, gone=True)
+            events.append(
+                Event(f"{f['name']} discards {card.name} for this scenario; its stamina is free again.")
+            )
         else:
             it["active"] = True
             st.turn["pool"] = pool - card.stamina
@@ -746,8 +754,14 @@ def pay_reroll(st: CCState, f: dict[str, Any], src: str) -> None:
     else:
         card = items()[src]
         it = next(i for i in f["items"] if i["id"] == src)
-        it["cd"] = card.cooldown
+        spend_item(st, it)
         st.turn["pool"] = int(st.turn["pool"]) - card.stamina
+
+
+def spend_item(st: CCState, it: dict[str, Any]) -> None:
+    """An item is used: it waits its printed cooldown in whole rounds after this one (as spent cards do)."""
+    it["cd"] = items()[it["id"]].cooldown
+    it["used"] = st.round
 
 
 def cast_status(

@@ -108,15 +108,11 @@ def sees(st: CCState, a: Cell, b: Cell, hero: bool = False) -> bool:
     return line_of_sight(a, b, lambda _x, _y: False, lambda c: is_wall(st, c))
 
 
-def paths(
-    st: CCState, f: dict[str, Any], limit: int, avoid_traps: bool
-) -> dict[Cell, tuple[int, int, Cell | None]]:
+def paths(st: CCState, f: dict[str, Any], limit: int) -> dict[Cell, tuple[int, int, Cell | None]]:
     """Cells ``f`` can walk to within ``limit`` steps: cell -> (steps, traps crossed, previous cell).
 
     Figures of its own side may be passed through, foes may not; the end square must be empty (the
-    caller checks). Among equally short routes the one crossing fewest traps is kept; with
-    ``avoid_traps`` a trap square costs as much as a detour of the whole limit, so routes go around it
-    whenever they can."""
+    caller checks). Among equally short routes the one crossing fewest traps is kept."""
     start = pos(f)
     flying = bool(f.get("flying"))
     best: dict[Cell, tuple[int, int, Cell | None]] = {start: (0, 0, None)}
@@ -138,6 +134,42 @@ def paths(
                 best[n] = cand
                 queue.append(n)
     return best
+
+
+def wary_routes(st: CCState, f: dict[str, Any], limit: int) -> dict[Cell, tuple[int, list[Cell]]]:
+    """How an enemy walks (Enemy actions: around a trap if it can, through it if not): for every cell
+    reachable within ``limit`` steps, the fewest traps any such walk crosses and, among those walks, the
+    shortest one (cell -> (traps, cells walked)). Foes block; its own side may be passed."""
+    start = pos(f)
+    flying = bool(f.get("flying"))
+    blockers = {pos(g) for g in foes(st, f)}
+    # breadth-first over (cell, traps crossed): the first visit of a state is its shortest walk
+    seen: dict[tuple[Cell, int], tuple[int, tuple[Cell, int] | None]] = {(start, 0): (0, None)}
+    queue: deque[tuple[Cell, int]] = deque([(start, 0)])
+    while queue:
+        state = queue.popleft()
+        (c, t), steps = state, seen[state][0]
+        if steps >= limit:
+            continue
+        for dx, dy in KING:
+            n = (c[0] + dx, c[1] + dy)
+            if n in blockers or not step_ok(st, c, n, flying):
+                continue
+            nxt = (n, t + (1 if is_trap(st, n) and not flying else 0))
+            if nxt not in seen:
+                seen[nxt] = (steps + 1, state)
+                queue.append(nxt)
+    out: dict[Cell, tuple[int, list[Cell]]] = {}
+    for (c, t), _walk in sorted(seen.items(), key=lambda kv: (kv[0][1], kv[1][0])):
+        if c in out:
+            continue
+        walked: list[Cell] = []
+        at: tuple[Cell, int] | None = (c, t)
+        while at is not None and seen[at][1] is not None:
+            walked.append(at[0])
+            at = seen[at][1]
+        out[c] = (t, walked[::-1])
+    return out
 
 
 def route(best: dict[Cell, tuple[int, int, Cell | None]], to: Cell) -> list[Cell]:
@@ -232,6 +264,11 @@ def enemy_stats(etype: str, level: int, captain: bool) -> tuple[int, int, int]:
 def item_ids(f: dict[str, Any]) -> list[str]:
     """Ids of the items a hero carries."""
     return [i["id"] for i in f.get("items", [])]
+
+
+def ready_items(f: dict[str, Any]) -> list[dict[str, Any]]:
+    """The items a hero can still use in this scenario (a discarded Long Fingers is lost until the next)."""
+    return [it for it in f.get("items", []) if not it.get("gone")]
 
 
 def item_bonus(f: dict[str, Any], effect: str) -> int:
@@ -444,7 +481,7 @@ def reroll_sources(st: CCState, hero: dict[str, Any]) -> list[str]:
     pool = int(st.turn.get("pool", 0)) if st.turn.get("fig") == hero["id"] else 0
     if not hero.get("reroll_used") and pool >= 1:
         out.append("stamina")
-    for it in hero.get("items", []):
+    for it in ready_items(hero):
         card = items()[it["id"]]
         if card.use == "reroll" and it["cd"] == 0 and pool >= card.stamina:
             out.append(it["id"])
@@ -495,6 +532,9 @@ def next_target(st: CCState, events: list[Event]) -> None:
             p["raw"] = ra + rb
             if atk["kind"] == "hero":
                 p["stage"] = "split"
+                d_away = chebyshev(pos(atk), pos(tgt))
+                events.append(Event(f"{atk['name']} rolls {a} and {b} against {tgt['name']} ({d_away} away): "
+                                    "choose the range die and the damage die.", "attack", tuple(ra + rb)))  # fmt: skip
                 return
             r, d = enemy_split(st, atk, tgt, act, a, b)
             p["range_die"], p["dmg_die"] = r, d
@@ -528,20 +568,32 @@ def check_miss(st: CCState, events: list[Event]) -> bool:
     p = st.pending
     atk, tgt = st.figures[p["atk"]], st.figures[p["targets"][0]]
     act = action_from(p["act"])
-    if missed(st, atk, tgt, act):
+    # only a damage die that misses may be re-rolled; a range die that falls short was chosen in the split
+    if reaches(st, atk, tgt, act) and missed(st, atk, tgt, act):
         if atk["kind"] == "hero" and reroll_sources(st, atk):
             p["stage"] = "miss"
+            events.append(Event(f"{atk['name']} rolls {p['dmg_die']} against {tgt['name']}: a miss. Re-roll it "
+                                "or accept it.", "attack", tuple(int(x) for x in p["raw"])))  # fmt: skip
             return True
         if atk["kind"] == "enemy" and (atk.get("captain") or atk.get("boss")) and not atk.get("reroll_used"):
             atk["reroll_used"] = True
             adv = has(tgt, "stunned") or has(tgt, "confused")
             d, raw = die(st, adv)
-            events.append(Event(f"{atk['name']} re-rolls the miss ({p['dmg_die']} → {d}), for 2 less damage.",
-                                dice=tuple(raw)))  # fmt: skip
+            events.append(Event(f"{atk['name']} rolls {p['dmg_die']} against {tgt['name']}, a miss, and re-rolls "
+                                f"it: {d}, for 2 less damage.", "attack",
+                                tuple(int(x) for x in p["raw"]) + tuple(raw)))  # fmt: skip
             p["dmg_die"] = d
+            p["raw"] = ([p["range_die"]] if p.get("range_die") else []) + raw
             p["penalty"] = 2
     finish_target(st, events)
     return False
+
+
+def reaches(st: CCState, atk: dict[str, Any], tgt: dict[str, Any], act: Action) -> bool:
+    """Whether the suspended attack's reach (melee reach, printed range, or the chosen range die plus
+    bonuses) covers ``tgt`` in sight."""
+    p = st.pending
+    return can_target(st, atk, tgt, act, attack_reach(st, atk, act, p.get("range_die"), p["mods"]))
 
 
 def missed(st: CCState, atk: dict[str, Any], tgt: dict[str, Any], act: Action) -> bool:
@@ -816,18 +868,19 @@ def enemy_move(
 ) -> None:
     """Walk toward ``goal``: a square in range (and sight) if one is reachable, with the fewest traps and then
     the fewest steps; otherwise the reachable square nearest the goal. Traps on the way hurt."""
-    best = paths(st, e, steps, avoid_traps=True)
+    best = wary_routes(st, e, steps)
     options = [c for c in best if c == pos(e) or not occupant(st, c)]
 
     def score(c: Cell) -> tuple[int, int, int, int, int]:
         in_range = chebyshev(c, pos(goal)) <= rng_needed and sees(st, c, pos(goal))
         gd = goal_distance(st, goal, c)
-        return (0 if in_range else 1, best[c][1], best[c][0] if in_range else gd, gd, c[1] * 100 + c[0])
+        walk = len(best[c][1])
+        return (0 if in_range else 1, best[c][0], walk if in_range else gd, gd, c[1] * 100 + c[0])
 
     dest = min(options, key=score)
     if dest == pos(e):
         return
-    walked = route(best, dest)
+    walked = best[dest][1]
     e["pos"] = [dest[0], dest[1]]
     st.trail = [[c[0], c[1]] for c in walked]
     events.append(Event(f"{e['name']} moves to {cell_name(dest)}."))
