@@ -329,3 +329,38 @@ def test_an_empty_speed_deck_is_reshuffled() -> None:
     game.apply("hero1", "commit warrior rest")
     deck = st.decks[etype]
     assert deck["discard"] == [] and len(deck["draw"]) == len(R.enemies()[etype].deck) - 1
+
+
+def test_an_enemy_hits_the_hero_it_reaches_when_the_marked_one_is_out_of_reach() -> None:
+    st, hero = arena([4])
+    orc = foe(st, (2, 1))
+    marked = dict(hero, id="mage", seat="hero2", name="Mage", pos=[8, 4], st={"mark": "round"}, hp=20)
+    st.figures["mage"] = marked
+    orc["move"] = -9  # rooted: it cannot walk toward the Marked hero
+    R.enemy_turn(st, orc, 0, [])  # orc card 0: melee
+    assert hero["hp"] == 16 and marked["hp"] == 20
+
+
+def test_several_targets_are_resolved_in_the_order_named() -> None:
+    st, hero = arena([6, 1])
+    st.turn["pool"] = 0
+    a = foe(st, (2, 1), "orc1")
+    b = foe(st, (1, 2), "orc2")
+    st.turn["queue"] = [["card", "cleave", 1]]  # melee t2
+    events = play(st, f"attack {hero['id']} orc2 orc1")
+    assert b["hp"] == 20 - 6 and a["hp"] == 20  # the 6 went to orc2, named first
+    assert [e.text.split(" attacks ")[1].split(" (")[0] for e in events if " attacks " in e.text][0] == b[
+        "name"
+    ]
+
+
+def test_a_targeting_tie_is_broken_by_a_die_that_is_shown() -> None:
+    st, hero = arena([2, 1])
+    hero["pos"] = [1, 3]
+    other = dict(hero, id="mage", seat="hero2", name="Mage", pos=[3, 3], st={}, hp=20)
+    st.figures["mage"] = other
+    orc = foe(st, (2, 3), move=-9)  # both heroes adjacent, same speed
+    st.order = [["hero", hero["id"], 2], ["hero", "mage", 2]]
+    events: list[Event] = []
+    R.enemy_turn(st, orc, 0, events)  # die 2 picks the second of the tied heroes; its attack die 1 misses
+    assert any(e.dice == (2,) and "to choose between" in e.text for e in events)

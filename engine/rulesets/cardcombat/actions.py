@@ -539,6 +539,16 @@ def check(st: CCState, seat: str, text: str) -> Command:
         raise NotYourTurn("It is not your turn: wait for your place in the initiative.")
     verb = words[0]
     same = [c for c in options if c.verb == verb]
+    if verb == "attack" and len(words) > 3:
+        # several targets are resolved in the order the player names them
+        for c in same:
+            if (
+                c.args[0] == words[1]
+                and sorted(c.args[1:]) == sorted(words[2:])
+                and len(set(words[2:])) == len(words[2:])
+            ):
+                names = " and ".join(st.figures[t]["name"] for t in words[2:])
+                return Command("attack", tuple(words[1:]), c.label.split(" ", 1)[0] + " " + names)
     if st.phase == "commit" and verb == "commit":
         raise IllegalCommand("You may commit up to two cards from your hand that are not cooling down, whose "
                              "stamina adds up to no more than your round's stamina (e.g. "

@@ -778,10 +778,19 @@ def cursed(st: CCState, f: dict[str, Any]) -> bool:
     return "cursed_ring" in st.scenario["rules"] and st.flags.get("ring_carrier") == f["id"]
 
 
-def pick_targets(st: CCState, e: dict[str, Any], n: int, dist: dict[Cell, int]) -> list[dict[str, Any]]:
+def pick_targets(
+    st: CCState,
+    e: dict[str, Any],
+    n: int,
+    dist: dict[Cell, int],
+    among: list[dict[str, Any]] | None = None,
+    events: list[Event] | None = None,
+) -> list[dict[str, Any]]:
     """Up to ``n`` targets by the enemy priority: Mark, then summons, then the closest hero, then the
-    fastest; a die roll breaks what is still tied. Each further target is picked by the same list."""
-    cands = [g for g in foes(st, e) if g["kind"] in ("hero", "summon") or has(g, "mark")]
+    fastest; a die roll breaks what is still tied. Each further target is picked by the same list.
+    ``among`` limits the choice (the foes an attack can reach)."""
+    pool = foes(st, e) if among is None else among
+    cands = [g for g in pool if g["kind"] in ("hero", "summon") or has(g, "mark")]
     out = []
     for _ in range(n):
         if not cands:
@@ -796,7 +805,15 @@ def pick_targets(st: CCState, e: dict[str, Any], n: int, dist: dict[Cell, int]) 
                           -fastest_speed(st, g)) for g in cands}  # fmt: skip
         top = min(keys.values())
         tied = [g for g in cands if keys[g["id"]] == top]
-        choice = tied[0] if len(tied) == 1 else tied[(st.rng.roll() - 1) % len(tied)]
+        if len(tied) == 1:
+            choice = tied[0]
+        else:
+            roll = st.rng.roll()
+            choice = tied[(roll - 1) % len(tied)]
+            if events is not None:
+                names = ", ".join(g["name"] for g in tied)
+                events.append(Event(f"{e['name']} rolls {roll} to choose between {names}: {choice['name']}.",
+                                    dice=(roll,)))  # fmt: skip
         out.append(choice)
         cands.remove(choice)
     return out
@@ -820,7 +837,7 @@ def enemy_turn(st: CCState, e: dict[str, Any], card_index: int, events: list[Eve
         main.range if main.kind == "ranged" and main.range else (reach(st, e) if main.kind == "melee" else 3)
     )
     dist = distance_map(st, e, avoid_traps=False)
-    targets = pick_targets(st, e, 1, dist)
+    targets = pick_targets(st, e, 1, dist, events=events)
     if not targets:
         end_turn_statuses(e)
         return
@@ -849,7 +866,9 @@ def enemy_turn(st: CCState, e: dict[str, Any], card_index: int, events: list[Eve
                 continue
             limit = potential_range(st, e, act)
             in_reach = [g for g in foes(st, e) if can_target(st, e, g, act, limit)]
-            picked = [g for g in pick_targets(st, e, len(in_reach), dist) if g in in_reach][: act.targets]
+            # the priority list picks among the foes this attack reaches (a Marked hero out of reach does
+            # not shield the one standing next to the enemy)
+            picked = pick_targets(st, e, act.targets, dist, in_reach, events)
             if picked:
                 start_attack(st, e, [g["id"] for g in picked], act, {}, events)
                 st.pending = {}
