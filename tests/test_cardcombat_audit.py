@@ -315,13 +315,6 @@ def test_a_discarded_long_fingers_is_lost_for_the_scenario_only() -> None:
     assert campaign_records(st)["hero1"]["items"] == ["long_fingers"]
 
 
-def test_at_most_two_cards_are_committed() -> None:
-    game, st, hero = quiet_game()
-    hero["stamina"] = 20
-    with pytest.raises(IllegalCommand, match="up to two cards"):
-        game.apply("hero1", "commit warrior rally charge cleave")
-
-
 def test_an_empty_speed_deck_is_reshuffled() -> None:
     game, st, hero = quiet_game()
     etype = next(f["type"] for f in st.figures.values() if f["kind"] == "enemy")
@@ -364,3 +357,37 @@ def test_a_targeting_tie_is_broken_by_a_die_that_is_shown() -> None:
     events: list[Event] = []
     R.enemy_turn(st, orc, 0, events)  # die 2 picks the second of the tied heroes; its attack die 1 misses
     assert any(e.dice == (2,) and "to choose between" in e.text for e in events)
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("commit warrior rally charge cleave", "at most two action cards"),
+        ("commit warrior firebolt", "not a card in"),
+        ("commit warrior rally rally", "once a round"),
+        ("commit mage firebolt", "You play"),
+    ],
+)
+def test_commit_refusals_name_the_rule(text: str, rule: str) -> None:
+    game, st, hero = quiet_game()
+    with pytest.raises(IllegalCommand, match=rule):
+        game.apply("hero1", text)
+    assert st.commits == {}
+
+
+def test_commit_refusals_for_cooling_and_costly_cards() -> None:
+    game, st, hero = quiet_game()
+    hero["cooldown"] = {"shield_bash": 2}
+    with pytest.raises(IllegalCommand, match="cooling down for 2"):
+        game.apply("hero1", "commit warrior shield_bash")
+    hero["stamina"] = 4
+    with pytest.raises(IllegalCommand, match="cost 5 stamina"):
+        game.apply("hero1", "commit warrior cleave charge")
+
+
+def test_a_command_naming_another_figure_names_whose_turn_it_is() -> None:
+    st, hero = arena([])
+    st.turn["queue"] = [["card", "charge", 0]]
+    A.settle(st, [])
+    with pytest.raises(IllegalCommand, match=f"It is {hero['name']}'s turn"):
+        A.check(st, "hero1", "move mage c3")

@@ -549,6 +549,11 @@ def check(st: CCState, seat: str, text: str) -> Command:
             ):
                 names = " and ".join(st.figures[t]["name"] for t in words[2:])
                 return Command("attack", tuple(words[1:]), c.label.split(" ", 1)[0] + " " + names)
+    if st.phase == "commit" and verb == "commit" and hero is not None:
+        commit_refusal(hero, words[1:])
+    if st.phase == "turns" and len(words) > 1 and st.turn.get("fig") and words[1] != st.turn["fig"]:
+        f = st.figures[st.turn["fig"]]
+        raise IllegalCommand(f"It is {f['name']}'s turn: name it in your command ('{verb} {f['id']} ...').")
     if st.phase == "commit" and verb == "commit":
         raise IllegalCommand("You may commit up to two cards from your hand that are not cooling down, whose "
                              "stamina adds up to no more than your round's stamina (e.g. "
@@ -571,6 +576,31 @@ def check(st: CCState, seat: str, text: str) -> Command:
         raise IllegalCommand("Targets must be foes in sight and in range of this action (melee: reach; ranged: "
                              "its range or up to 6 for a rolled range), no more than the card allows.")  # fmt: skip
     raise IllegalCommand(f"That {verb} is not possible now. For example: {same[0].text}.")
+
+
+def commit_refusal(hero: dict[str, Any], words: list[str]) -> None:
+    """Raise the commit rule a refused ``commit <hero> <card>...`` breaks (returns when none is found)."""
+    if words and words[0] != hero["id"]:
+        raise IllegalCommand(f"You play {hero['name']}: 'commit {hero['id']} <card> [<card>]'.")
+    chosen = words[1:]
+    if len(chosen) > 2:
+        raise IllegalCommand("A hero plays at most two action cards a round (or none: 'rest').")
+    for c in chosen:
+        if c not in hero["hand"]:
+            raise IllegalCommand(f"'{c}' is not a card in {hero['name']}'s hand.")
+        if c in hero["discard"]:
+            raise IllegalCommand(f"{cards()[c].name} was discarded: it is out for the rest of the scenario.")
+        if c in hero["cooldown"]:
+            raise IllegalCommand(
+                f"{cards()[c].name} is cooling down for {hero['cooldown'][c]} more round(s)."
+            )
+    if len(chosen) == 2 and chosen[0] == chosen[1]:
+        raise IllegalCommand("Each card can be played once a round.")
+    cost = sum(cards()[c].cost for c in chosen)
+    if chosen and cost > budget(hero):
+        raise IllegalCommand(
+            f"Those cards cost {cost} stamina; {hero['name']} has {budget(hero)} this round."
+        )
 
 
 def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
