@@ -9,7 +9,7 @@ import pytest
 
 from engine import new_game
 from engine.core import Event
-from engine.errors import IllegalCommand
+from engine.errors import ContentError, IllegalCommand
 from engine.rulesets.cardcombat import actions as A
 from engine.rulesets.cardcombat import rules as R
 from engine.rulesets.cardcombat.content import parse_action
@@ -391,3 +391,33 @@ def test_a_command_naming_another_figure_names_whose_turn_it_is() -> None:
     A.settle(st, [])
     with pytest.raises(IllegalCommand, match=f"It is {hero['name']}'s turn"):
         A.check(st, "hero1", "move mage c3")
+
+
+# -- cards and items that change the damage faces ------------------------------------------------------------
+def test_a_card_can_change_a_damage_face() -> None:
+    st, hero = arena([2])
+    orc = foe(st, (2, 1))
+    attack(st, hero, [orc], "melee f2=-1")
+    assert orc["hp"] == 20 - 3  # a 2 counts as -1 on this card
+    st, hero = arena([3])
+    orc = foe(st, (2, 1))
+    attack(st, hero, [orc], "melee f2=-1")
+    assert orc["hp"] == 20 - 3  # other faces keep the table
+
+
+def test_an_item_changes_a_face_on_every_table_attack_but_not_fixed_or_roll_damage() -> None:
+    st, hero = arena([2, 2, 2])
+    hero["items"] = [{"id": "balanced_grip", "cd": 0, "active": False}]
+    orc = foe(st, (2, 1))
+    attack(st, hero, [orc], "melee +1")
+    assert orc["hp"] == 20 - (4 - 1 + 1)
+    attack(st, hero, [orc], "melee =3")
+    attack(st, hero, [orc], "melee d")
+    assert orc["hp"] == 16 - 3 - 2
+
+
+def test_a_malformed_face_is_a_content_error() -> None:
+    with pytest.raises(ContentError):
+        parse_action("melee f7=1", "audit")
+    with pytest.raises(ContentError):
+        parse_action("heal 2 f2=0", "audit")

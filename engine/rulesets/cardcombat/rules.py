@@ -438,7 +438,7 @@ def damage_of(
     elif act.dmg == "fixed":
         dmg, pierce = act.x, d == 6
     else:
-        dmg = stat + FACE[d] + (act.x if act.dmg == "plus" else 0)
+        dmg = stat + faces(atk, act)[d] + (act.x if act.dmg == "plus" else 0)
         pierce = d == 6
     dmg += bonus + item_bonus(atk, act.kind) - (2 if cursed(st, atk) else 0)
     if atk["kind"] == "hero" and "finishing_blows" in st.scenario["rules"] and tgt["hp"] < 5:
@@ -446,6 +446,22 @@ def damage_of(
     if has(tgt, "wound"):
         dmg += 1
     return max(0, dmg), pierce
+
+
+def faces(atk: dict[str, Any], act: Action) -> dict[int, int]:
+    """The damage table this attacker uses for this action: the chapter's, with the faces the card
+    (``fN=M``) or a passive item (effect ``faceN``) changes; where both change a face the better counts."""
+    table = dict(FACE)
+    changed: dict[int, list[int]] = {}
+    for face, mod in act.faces:
+        changed.setdefault(face, []).append(mod)
+    for it in ready_items(atk):
+        card = items()[it["id"]]
+        if card.use == "passive" and card.effect.startswith("face") and card.effect[4:].isdigit():
+            changed.setdefault(int(card.effect[4:]), []).append(card.value)
+    for face, mods in changed.items():
+        table[face] = max(mods)
+    return table
 
 
 def attack_reach(
