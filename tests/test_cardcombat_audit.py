@@ -421,3 +421,37 @@ def test_a_malformed_face_is_a_content_error() -> None:
         parse_action("melee f7=1", "audit")
     with pytest.raises(ContentError):
         parse_action("heal 2 f2=0", "audit")
+
+
+def test_a_ranged_attack_at_a_target_within_reach_misses_on_two() -> None:
+    st, hero = arena([2])
+    st.turn["pool"] = 0
+    orc = foe(st, (2, 1))
+    attack(st, hero, [orc], "ranged r3")
+    assert orc["hp"] == 20
+    st, hero = arena([2])
+    orc = foe(st, (3, 1))  # two away: beyond reach, a 2 is -2
+    attack(st, hero, [orc], "ranged r3")
+    assert orc["hp"] == 18
+
+
+def test_rabbits_foot_gives_a_free_reroll_each_round() -> None:
+    st, hero = arena([1, 5])
+    st.scenario["rules"] = ["rabbits_foot"]
+    st.turn["pool"] = 0
+    orc = foe(st, (2, 1))
+    attack(st, hero, [orc], "melee")
+    assert {c.text for c in A.legal(st, "hero1")} == {f"accept {hero['id']}", f"reroll {hero['id']} free"}
+    play(st, f"reroll {hero['id']} free")
+    assert orc["hp"] == 15 and hero["free_reroll_used"]
+
+
+def test_a_summons_move_is_not_extended_with_stamina() -> None:
+    st, hero = arena([])
+    wolf = R.make_summon(hero, "wolf", (2, 2), "wolf1")
+    st.figures["wolf1"] = wolf
+    st.turn = {"fig": "wolf1", "queue": [["summon", "wolf", 0]], "pool": 5, "mods": {}, "allow": -1}
+    A.settle(st, [])
+    moves = [c for c in A.legal(st, "hero1") if c.verb == "move"]
+    assert moves and all("stamina" not in c.label for c in moves)
+    assert max(R.chebyshev(R.pos(wolf), R.parse_cell_for(st, c.args[1])) for c in moves) == 3
