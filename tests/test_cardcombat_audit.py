@@ -455,3 +455,9 @@ def test_a_summons_move_is_not_extended_with_stamina() -> None:
     moves = [c for c in A.legal(st, "hero1") if c.verb == "move"]
     assert moves and all("stamina" not in c.label for c in moves)
     assert max(R.chebyshev(R.pos(wolf), R.parse_cell_for(st, c.args[1])) for c in moves) == 3
+
+
+def test_a_turn_command_in_the_commit_phase_says_cards_come_first() -> None:
+    game, st, hero = quiet_game()
+    with pytest.raises(IllegalCommand, match="first commits"):
+        game.apply("hero1", "move warrior c3")

@@ -549,6 +549,9 @@ def check(st: CCState, seat: str, text: str) -> Command:
             ):
                 names = " and ".join(st.figures[t]["name"] for t in words[2:])
                 return Command("attack", tuple(words[1:]), c.label.split(" ", 1)[0] + " " + names)
+    if st.phase == "commit" and verb not in ("commit", "recollect", "use"):
+        raise IllegalCommand(f"Every hero first commits this round's cards ('commit <hero> <card> [<card>]' or "
+                             f"'commit <hero> rest'); '{verb}' comes on your turn in the initiative.")  # fmt: skip
     if st.phase == "commit" and verb == "commit" and hero is not None:
         commit_refusal(hero, words[1:])
     if st.phase == "turns" and len(words) > 1 and st.turn.get("fig") and words[1] != st.turn["fig"]:
