@@ -461,3 +461,19 @@ def test_a_turn_command_in_the_commit_phase_says_cards_come_first() -> None:
     game, st, hero = quiet_game()
     with pytest.raises(IllegalCommand, match="first commits"):
         game.apply("hero1", "move warrior c3")
+
+
+def test_an_enemy_attacks_the_hero_it_walked_to_when_the_list_ties() -> None:
+    st, hero = arena([1, 4])  # die 1 picks the first tied hero to walk to; 4 is the attack
+    hero["pos"] = [1, 2]
+    other = dict(hero, id="mage", seat="hero2", name="Mage", pos=[3, 2], st={}, hp=20)
+    st.figures["mage"] = other
+    orc = foe(st, (2, 4), move=2)
+    st.order = [["hero", hero["id"], 2], ["hero", "mage", 2]]
+    events: list[Event] = []
+    R.enemy_turn(st, orc, 0, events)
+    assert sum(1 for e in events if "to choose between" in e.text) == 1
+    assert hero["hp"] + other["hp"] == 40 - 4 and st.rng.script == []
+    said: list[Event] = []
+    R.give(st, hero, "poison", said)
+    assert said[0].text.endswith("is poisoned.")

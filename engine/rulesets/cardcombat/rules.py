@@ -303,10 +303,14 @@ DURATION = {"poison": "heal", "wound": "heal", "mark": "round", "strengthened": 
             "paralyze": "turn", "disarm": "turn", "stunned": "turn", "confused": "turn"}  # fmt: skip
 
 
+STATUS_WORDS = {"poison": "is poisoned", "wound": "is wounded", "mark": "is marked", "paralyze": "is paralyzed",
+                "disarm": "is disarmed", "adrenaline": "gains Adrenaline"}  # fmt: skip
+
+
 def give(st: CCState, f: dict[str, Any], status: str, events: list[Event]) -> None:
     """Put a status on a figure (refreshing its duration)."""
     f["st"][status] = DURATION[status]
-    events.append(Event(f"{f['name']} is {status}."))
+    events.append(Event(f"{f['name']} {STATUS_WORDS.get(status, 'is ' + status)}."))
 
 
 def heal(st: CCState, f: dict[str, Any], points: int, events: list[Event]) -> None:
@@ -801,10 +805,12 @@ def pick_targets(
     dist: dict[Cell, int],
     among: list[dict[str, Any]] | None = None,
     events: list[Event] | None = None,
+    prefer: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Up to ``n`` targets by the enemy priority: Mark, then summons, then the closest hero, then the
     fastest; a die roll breaks what is still tied. Each further target is picked by the same list.
-    ``among`` limits the choice (the foes an attack can reach)."""
+    ``among`` limits the choice (the foes an attack can reach); ``prefer`` (the figure the enemy walked
+    toward) wins a tie without a second roll."""
     pool = foes(st, e) if among is None else among
     cands = [g for g in pool if g["kind"] in ("hero", "summon") or has(g, "mark")]
     out = []
@@ -823,6 +829,8 @@ def pick_targets(
         tied = [g for g in cands if keys[g["id"]] == top]
         if len(tied) == 1:
             choice = tied[0]
+        elif prefer is not None and prefer in tied:
+            choice = prefer
         else:
             roll = st.rng.roll()
             choice = tied[(roll - 1) % len(tied)]
@@ -864,6 +872,7 @@ def enemy_turn(st: CCState, e: dict[str, Any], card_index: int, events: list[Eve
         enemy_move(st, e, goal, steps, rng_needed, events)
         if e["hp"] <= 0:
             return
+        dist = distance_map(st, e, avoid_traps=False)  # "closest" now counts from where it stands
     for act in card.actions:
         if e["hp"] <= 0 or st.result is not None:
             return
@@ -884,7 +893,7 @@ def enemy_turn(st: CCState, e: dict[str, Any], card_index: int, events: list[Eve
             in_reach = [g for g in foes(st, e) if can_target(st, e, g, act, limit)]
             # the priority list picks among the foes this attack reaches (a Marked hero out of reach does
             # not shield the one standing next to the enemy)
-            picked = pick_targets(st, e, act.targets, dist, in_reach, events)
+            picked = pick_targets(st, e, act.targets, dist, in_reach, events, goal)
             if picked:
                 start_attack(st, e, [g["id"] for g in picked], act, {}, events)
                 st.pending = {}
