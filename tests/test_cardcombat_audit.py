@@ -477,3 +477,25 @@ def test_an_enemy_attacks_the_hero_it_walked_to_when_the_list_ties() -> None:
     said: list[Event] = []
     R.give(st, hero, "poison", said)
     assert said[0].text.endswith("is poisoned.")
+
+
+CORRIDOR = [
+    "#########",
+    "#.......#",
+    "#.#####.#",
+    "#...^...#",
+    "#########",
+]
+
+
+@pytest.mark.parametrize(("free", "hurt"), [(8, False), (6, True)])
+def test_a_hero_walks_around_a_trap_when_the_cards_squares_cover_it(free: int, hurt: bool) -> None:
+    st, hero = arena([], CORRIDOR)
+    hero["pos"] = [1, 3]
+    foe(st, (7, 1), move=-9)
+    st.turn.update(queue=[["card", "rally", 0]], allow=free, pool=3)
+    opt = next(c for c in A.legal(st, "hero1") if c.verb == "move" and c.args[1] == R.cell_name((7, 3)))
+    assert ("via a trap" in opt.label) is hurt and "stamina" not in opt.label
+    play(st, opt.text)
+    assert R.pos(hero) == (7, 3) and st.turn["pool"] == 3
+    assert hero["hp"] == (18 if hurt else 20)

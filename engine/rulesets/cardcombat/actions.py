@@ -361,12 +361,11 @@ def active_fig(st: CCState, seat: str) -> dict[str, Any] | None:
 
 def move_options(st: CCState, f: dict[str, Any], free: int, pool: int, verb_note: str) -> list[Command]:
     """``move`` to every empty square reachable with ``free`` card spaces plus ``pool`` stamina."""
-    best = R.paths(st, f, free + pool)
+    best = R.hero_routes(st, f, free, pool)
     out = []
-    for c, (steps, traps, _p) in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    for c, (cost, traps, _cells) in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         if c == R.pos(f) or R.occupant(st, c):
             continue
-        cost = max(0, steps - free)
         label = (
             f"{f['name']} to {cell_name(c)}"
             + (f" ({cost} stamina)" if cost else "")
@@ -677,10 +676,9 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
         to = R.parse_cell_for(st, a[1])
         card_move = act is not None and act.kind == "move"
         free = int(st.turn["allow"]) if card_move else 0
-        best = R.paths(st, f, free + (pool if f["kind"] == "hero" else 0))
-        steps = best[to][0]
-        st.turn["pool"] = pool - max(0, steps - free)
-        walk(st, f, R.route(best, to), events)
+        cost, _traps, cells = R.hero_routes(st, f, free, pool if f["kind"] == "hero" else 0)[to]
+        st.turn["pool"] = pool - cost
+        walk(st, f, cells, events)
         if card_move:
             pop_action(st, performed=True)
         else:

@@ -108,44 +108,19 @@ def sees(st: CCState, a: Cell, b: Cell, hero: bool = False) -> bool:
     return line_of_sight(a, b, lambda _x, _y: False, lambda c: is_wall(st, c))
 
 
-def paths(st: CCState, f: dict[str, Any], limit: int) -> dict[Cell, tuple[int, int, Cell | None]]:
-    """Cells ``f`` can walk to within ``limit`` steps: cell -> (steps, traps crossed, previous cell).
-
-    Figures of its own side may be passed through, foes may not; the end square must be empty (the
-    caller checks). Among equally short routes the one crossing fewest traps is kept."""
-    start = pos(f)
-    flying = bool(f.get("flying"))
-    best: dict[Cell, tuple[int, int, Cell | None]] = {start: (0, 0, None)}
-    queue: deque[Cell] = deque([start])
-    blockers = {pos(g) for g in foes(st, f)}
-    while queue:
-        c = queue.popleft()
-        steps, traps, _prev = best[c]
-        if steps >= limit:
-            continue
-        for dx, dy in KING:
-            n = (c[0] + dx, c[1] + dy)
-            if n in blockers or not step_ok(st, c, n, flying):
-                continue
-            t = traps + (1 if is_trap(st, n) and not flying else 0)
-            cand = (steps + 1, t, c)
-            old = best.get(n)
-            if old is None or (cand[0], cand[1]) < (old[0], old[1]):
-                best[n] = cand
-                queue.append(n)
-    return best
+Walk = tuple[Cell, int]  # a cell reached and the traps crossed on the way there
 
 
-def wary_routes(st: CCState, f: dict[str, Any], limit: int) -> dict[Cell, tuple[int, list[Cell]]]:
-    """How an enemy walks (Enemy actions: around a trap if it can, through it if not): for every cell
-    reachable within ``limit`` steps, the fewest traps any such walk crosses and, among those walks, the
-    shortest one (cell -> (traps, cells walked)). Foes block; its own side may be passed."""
+def walks(st: CCState, f: dict[str, Any], limit: int) -> dict[Walk, tuple[int, Walk | None]]:
+    """Every way ``f`` can walk within ``limit`` steps, kept per (cell, traps crossed): the fewest steps
+    it takes and the step before. Figures of its own side may be passed through, foes may not (the end
+    square must be empty: the caller checks); flying figures cross traps unhurt."""
     start = pos(f)
     flying = bool(f.get("flying"))
     blockers = {pos(g) for g in foes(st, f)}
     # breadth-first over (cell, traps crossed): the first visit of a state is its shortest walk
-    seen: dict[tuple[Cell, int], tuple[int, tuple[Cell, int] | None]] = {(start, 0): (0, None)}
-    queue: deque[tuple[Cell, int]] = deque([(start, 0)])
+    seen: dict[Walk, tuple[int, Walk | None]] = {(start, 0): (0, None)}
+    queue: deque[Walk] = deque([(start, 0)])
     while queue:
         state = queue.popleft()
         (c, t), steps = state, seen[state][0]
@@ -159,27 +134,46 @@ def wary_routes(st: CCState, f: dict[str, Any], limit: int) -> dict[Cell, tuple[
             if nxt not in seen:
                 seen[nxt] = (steps + 1, state)
                 queue.append(nxt)
+    return seen
+
+
+def walked(seen: dict[Walk, tuple[int, Walk | None]], state: Walk) -> list[Cell]:
+    """The cells walked to reach ``state`` (start excluded)."""
+    out: list[Cell] = []
+    at: Walk | None = state
+    while at is not None and seen[at][1] is not None:
+        out.append(at[0])
+        at = seen[at][1]
+    return out[::-1]
+
+
+def wary_routes(st: CCState, f: dict[str, Any], limit: int) -> dict[Cell, tuple[int, list[Cell]]]:
+    """How an enemy walks (Enemy actions: around a trap if it can, through it if not): for every cell
+    reachable within ``limit`` steps, the fewest traps any such walk crosses and, among those walks, the
+    shortest one (cell -> (traps, cells walked))."""
+    seen = walks(st, f, limit)
     out: dict[Cell, tuple[int, list[Cell]]] = {}
-    for (c, t), _walk in sorted(seen.items(), key=lambda kv: (kv[0][1], kv[1][0])):
-        if c in out:
-            continue
-        walked: list[Cell] = []
-        at: tuple[Cell, int] | None = (c, t)
-        while at is not None and seen[at][1] is not None:
-            walked.append(at[0])
-            at = seen[at][1]
-        out[c] = (t, walked[::-1])
+    for (c, t), _step in sorted(seen.items(), key=lambda kv: (kv[0][1], kv[1][0])):
+        if c not in out:
+            out[c] = (t, walked(seen, (c, t)))
     return out
 
 
-def route(best: dict[Cell, tuple[int, int, Cell | None]], to: Cell) -> list[Cell]:
-    """The cells walked to reach ``to`` (start excluded)."""
-    out = []
-    c: Cell | None = to
-    while c is not None and best[c][2] is not None:
-        out.append(c)
-        c = best[c][2]
-    return out[::-1]
+def hero_routes(
+    st: CCState, f: dict[str, Any], free: int, pool: int
+) -> dict[Cell, tuple[int, int, list[Cell]]]:
+    """How a hero (or summon) walks to each square it can reach with ``free`` card squares plus ``pool``
+    stamina: the cheapest walk in stamina, and among those the one crossing the fewest traps, then the
+    shortest (cell -> (stamina, traps, cells walked)). A detour around a trap is taken when the card's free
+    squares cover it, never paid for with stamina the player did not choose to spend."""
+    seen = walks(st, f, free + pool)
+    out: dict[Cell, tuple[int, int, list[Cell]]] = {}
+    for (c, t), (steps, _prev) in sorted(
+        seen.items(), key=lambda kv: (max(0, kv[1][0] - free), kv[0][1], kv[1][0])
+    ):
+        if c not in out:
+            out[c] = (max(0, steps - free), t, walked(seen, (c, t)))
+    return out
 
 
 def distance_map(st: CCState, f: dict[str, Any], avoid_traps: bool) -> dict[Cell, int]:
