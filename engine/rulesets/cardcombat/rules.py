@@ -118,8 +118,10 @@ def walks(st: CCState, f: dict[str, Any], limit: int) -> dict[Walk, tuple[int, W
     start = pos(f)
     flying = bool(f.get("flying"))
     blockers = {pos(g) for g in foes(st, f)}
-    # breadth-first over (cell, traps crossed): the first visit of a state is its shortest walk
+    # breadth-first over (cell, traps crossed): the first visit of a state is its shortest walk, and a
+    # walk reaching a cell later with no fewer traps than an earlier one is never better, so it is dropped
     seen: dict[Walk, tuple[int, Walk | None]] = {(start, 0): (0, None)}
+    fewest: dict[Cell, int] = {start: 0}
     queue: deque[Walk] = deque([(start, 0)])
     while queue:
         state = queue.popleft()
@@ -131,7 +133,8 @@ def walks(st: CCState, f: dict[str, Any], limit: int) -> dict[Walk, tuple[int, W
             if n in blockers or not step_ok(st, c, n, flying):
                 continue
             nxt = (n, t + (1 if is_trap(st, n) and not flying else 0))
-            if nxt not in seen:
+            if nxt[1] < fewest.get(n, 1 << 30):
+                fewest[n] = nxt[1]
                 seen[nxt] = (steps + 1, state)
                 queue.append(nxt)
     return seen
