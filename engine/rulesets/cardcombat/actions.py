@@ -75,7 +75,7 @@ def begin_round(st: CCState, events: list[Event]) -> None:
     if st.scenario["objective"] == "treasure" and st.round >= 2 and st.round % 2 == 0:
         place_chest(st, events)
     if {"ring_of_cloak", "cursed_ring"} & set(rules):
-        standing = [f for f in R.alive(st) if f["kind"] == "hero"]
+        standing = sorted((f for f in R.alive(st) if f["kind"] == "hero"), key=lambda f: str(f["seat"]))
         if standing:
             carrier = standing[(st.round - 1) % len(standing)]
             st.flags["ring_carrier"] = carrier["id"]
