@@ -132,7 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args or args[0] in ("-h", "--help", "help"):
         print(
             "usage: escapade run [--env FILE] [--shards 0,1 --shard-count 4]"
-            " | escapade play RULESET [--scenario ID] [--bot SEAT]"
+            " | escapade play RULESET [--scenario ID] [--bot SEAT] [--level easy|normal|hard]"
             " | escapade migrate-store --from SQLITE_FILE --to POSTGRESQL_URL"
         )
         return 0 if args else 2

@@ -13,15 +13,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import aiohttp
 import discord
 from discord.ext import commands
 
-from bot import errors
+from bot import errors, present
 from bot.config import Config, Shards
 from bot.database import open_store
+from bot.edits import EditQueue
 from bot.games import GameService, Played
-from bot.present import mentions, post_played, send_played
+from bot.replies import Replier
 from bot.store import Notification, Store
 from bot.views import DYNAMIC_ITEMS
 
@@ -56,13 +56,15 @@ class EscapadeBot(commands.Bot):
         self.clock = clock
         self.store: Store = store or open_store(config.database)
         self.games = GameService(self.store, config, clock)
+        self.edits = EditQueue()  # message edits, coalesced per channel within the rate limit
+        self.replier = Replier(self)
         self.shards_served: Shards | None = config.shard_set()
         # Who claims notifications in a shared store: this process, unique across machines and restarts.
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         # Commands are registered with Discord once, by the process running shard 0 (or all shards).
         self.sync_commands = self.shards_served is None or 0 in self.shards_served.ids
         self._notify_task: asyncio.Task[None] | None = None
-        self.reply_retry_pauses: tuple[float, ...] = (1.0, 3.0)  # seconds before each new try
+        self.reply_retry_pauses: tuple[float, ...] = (1.0, 3.0)  # seconds before each new try of a reply
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, register the buttons, send what fell due while we were down."""
@@ -88,39 +90,49 @@ class EscapadeBot(commands.Bot):
             self._notify_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._notify_task
+        self.edits.cancel()
+        self.games.thinker.close()
         await super().close()
         await self.store.close()
 
     # -- replies -----------------------------------------------------------------------------------
     async def reply_played(self, interaction: discord.Interaction, played: Played, note: str = "") -> None:
-        """Answer an interaction with narration, board and buttons, pinging whoever must act next.
+        """Answer an interaction: the turn message is edited, or a new one posted pinging whoever the
+        decision passed to (see :mod:`bot.replies`)."""
+        await self.replier.played(interaction, played, note=note)
 
-        The command is already stored: a reply Discord fails (a 5xx, a dropped connection) is tried again
-        after a pause; if it still fails, the result is posted in the channel instead, and ReplyFailed
-        tells the player the truth (the move stands) rather than "nothing was changed".
-        """
-        members = self.games.to_ping(played)
-        for pause in (*self.reply_retry_pauses, None):
-            try:
-                await send_played(interaction, played, members, note=note)
+    async def show_moves(self, interaction: discord.Interaction, seat: str) -> None:
+        """Privately, the board with ``seat``'s reachable squares and targets highlighted."""
+        await self.replier.show_moves(interaction, seat)
+
+    async def confirmed(self, interaction: discord.Interaction, action: str, arg: str) -> None:
+        """Carry out a confirmed ``abort`` or ``concede`` (``arg``: the seat, or empty for all)."""
+        channel_id = str(interaction.channel_id)
+        user = str(interaction.user.id)
+        if action == "abort":
+            perms = interaction.permissions
+            row = await self.games.abort(channel_id, user, manager=bool(perms and perms.manage_channels))
+            self.replier.end_turns(channel_id)
+            self.replier.close_lobby(channel_id)
+            await interaction.response.send_message(f"Game #{row.id} was aborted by <@{user}>.")
+            return
+        if action == "concede":
+            row, played = await self.games.concede(channel_id, user, arg or None)
+            if played is not None:
+                note = f"<@{user}> concedes: 🤖 the game plays their seats now."
+                await self.reply_played(interaction, played, note=note)
                 return
-            except Exception as exc:
-                if not transient(exc):
-                    raise
-                log.warning(
-                    "Reply to interaction %s failed (%s); game %s", interaction.id, exc, played.row.id
-                )
-                if pause is None:
-                    break
-                await asyncio.sleep(pause)
-        posted = False
-        try:
-            await post_played(self.channel_for(played.row.channel_id), played, members)
-            posted = True
-        except Exception:
-            log.exception("Could not post game %s's result in its channel either", played.row.id)
-        text = played.steps[0].text if played.steps and not played.steps[0].secret else "your command"
-        raise errors.ReplyFailed(text, posted)
+            assert row.result is not None
+            self.replier.end_turns(channel_id)
+            players = self.games.members_of(row, set(row.seats))
+            content, allowed = present.mentions(players)
+            await interaction.response.send_message(
+                f"Game #{row.id} is over. {present.result_text(row, row.result)}\n"
+                + content.replace("— your move.", "").strip(),
+                allowed_mentions=allowed,
+            )
+            return
+        raise errors.Refusal(f"Nothing to confirm for '{action}'.")
 
     def channel_for(self, channel_id: str) -> discord.abc.Messageable:
         """A channel to post in, cached or not (only its id is needed to send)."""
@@ -167,8 +179,17 @@ class EscapadeBot(commands.Bot):
                 if any(row.seats.get(s) == m for s in n.payload.get("seats", []))
             ]
             if members:
-                content, allowed = mentions(members)
-                await channel.send(f"⏰ Reminder: {content}", allowed_mentions=allowed)
+                game = self.games.load(row)
+                content, allowed = present.mentions(members)
+                asked = "; ".join(dict.fromkeys(d.prompt.rstrip(".") for d in game.awaiting() if d.prompt))
+                link = self.replier.turn_link(row.guild_id, row.channel_id, row.id)
+                text = (
+                    f"⏰ Reminder — {game.ruleset.name} game #{row.id}"
+                    + (f" ({game.turn_label()})" if game.turn_label() else "")
+                    + f": {content.replace(' — your move.', '')}, the game waits for you: {asked or 'your move'}."
+                    + (f" {link}" if link else "")
+                )
+                await channel.send(text[:1900], allowed_mentions=allowed)
         elif n.kind == "timeout":
             version = row.version
             for seat in n.payload.get("seats") or [n.payload["seat"]]:
@@ -184,9 +205,12 @@ class EscapadeBot(commands.Bot):
                 except (errors.Refusal, ValueError):  # moved on, or the engine refuses (a RuleError)
                     return
                 version = played.row.version
-                await post_played(channel, played, self.games.to_ping(played))
+                await self.replier.played(None, played)
         elif n.kind == "expire":
             ended = await self.games.expire(row.channel_id, row.id, row.version)
+            if ended is not None:
+                self.replier.end_turns(row.channel_id)
+                self.replier.close_lobby(row.channel_id)
             if ended is not None and ended.result:
                 await channel.send(f"⌛ Game #{ended.id}: {ended.result['reason']}")
 
@@ -194,10 +218,3 @@ class EscapadeBot(commands.Bot):
 class ShardedEscapadeBot(EscapadeBot, commands.AutoShardedBot):
     """Escapade's client for some of the shards (``shard_ids`` out of ``shard_count``), one of several
     processes sharing a PostgreSQL store. Build it with :func:`bot.create_bot` and ESCAPADE_SHARDS."""
-
-
-def transient(exc: BaseException) -> bool:
-    """True for a failure worth trying again: Discord's 5xx, a rate limit, a dropped connection."""
-    if isinstance(exc, discord.HTTPException):
-        return exc.status >= 500 or exc.status == 429
-    return isinstance(exc, aiohttp.ClientError | asyncio.TimeoutError | ConnectionError)

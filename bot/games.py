@@ -21,8 +21,11 @@ from bot import choices
 from bot.config import Config
 from bot.errors import Refusal, Stale
 from bot.store import CampaignRecord, ChannelBusy, GameRow, LoggedCommand, Schedule, Store, state_snapshot
-from engine import RULESETS, Decision, Event, Game, find_ruleset, load_game, new_game
+from bot.thinking import Thinker
+from engine import RULESETS, Command, Decision, Event, Game, find_ruleset, load_game, new_game
+from engine.ai.levels import DEFAULT_LEVEL, check_level
 from engine.core import Outcome
+from engine.errors import SetupError
 from engine.ruleset import Ruleset
 from engine.scene import Scene
 
@@ -67,6 +70,11 @@ class Played:
     new_round: bool = False
     round_options: dict[str, list[str]] = field(default_factory=dict)
     campaign: dict[str, str] = field(default_factory=dict)  # store key -> description, when written
+    seats_before: frozenset[str] = frozenset()  # the seats awaited before this request (pings: hand-overs)
+    legal: dict[str, list[Command]] = field(default_factory=dict)  # awaited seat -> its legal commands
+    turn: str = ""  # the ruleset's "turn 3/8"
+    colours: dict[str, str] = field(default_factory=dict)  # seat -> "#rrggbb"
+    names: dict[str, str] = field(default_factory=dict)  # seat -> the character it plays, when named
 
     @property
     def board(self) -> bool:
@@ -81,10 +89,17 @@ class Played:
         steps: list[Step],
         started: bool = False,
         answering_before: frozenset[str] = frozenset(),
+        seats_before: frozenset[str] = frozenset(),
     ) -> Played:
         """Record the position now (call it under the channel's lock)."""
         played = cls(row, game, steps, started, game.awaiting(), game.outcome)
         played.answering_before = answering_before
+        played.seats_before = seats_before
+        for seat in sorted({s for d in played.decisions for s in d.seats}):
+            played.legal[seat] = game.legal_commands(seat)
+        played.turn = game.turn_label()
+        played.colours = game.ruleset.seat_colours(game.state)
+        played.names = seat_names(game)
         if played.board:
             played.scene = game.scene(None)
             played.text_board = game.text_board(None)
@@ -101,6 +116,20 @@ class Played:
                         labels = [*labels[: MAX_ROUND_OPTIONS - 1], f"… {more} more (/do)"]
                     played.round_options[seat] = labels
         return played
+
+
+def seat_names(game: Game) -> dict[str, str]:
+    """Each seat's character, for rulesets whose public view lists ``players`` with a ``seat`` and a
+    ``nickname`` or ``name`` (the heist's crew): messages then name the member with their character."""
+    players = game.view(None).get("players")
+    out: dict[str, str] = {}
+    if isinstance(players, list):
+        for p in players:
+            if isinstance(p, dict) and isinstance(p.get("seat"), str):
+                name = p.get("nickname") or p.get("name")
+                if isinstance(name, str) and name:
+                    out[p["seat"]] = name
+    return out
 
 
 def answering(game: Game) -> frozenset[str]:
@@ -129,16 +158,28 @@ def split_seat(text: str, seats: list[str]) -> tuple[str | None, str]:
     return None, text
 
 
-def bot_steps(game: Game) -> list[Step]:
-    """Let the game's own player answer whatever is only its to answer, as steps."""
+async def bot_steps(game: Game, thinker: Thinker | None = None) -> list[Step]:
+    """Let the game's own player answer whatever is only its to answer, as steps.
+
+    With a ``thinker``, search levels think in its worker processes, off the event loop.
+    """
     steps: list[Step] = []
     while True:
-        secrets_before = {s: is_secret(game, s) for s in game.bot_seats()}
-        played = game.play_bots(limit=1)
-        if not played:
+        seat = game.next_bot_seat()
+        if seat is None:
             return steps
-        seat, command, events = played[0]
-        steps.append(Step(seat, None, command.text, events, auto=BOT, secret=secrets_before.get(seat, False)))
+        secret = is_secret(game, seat)
+        command = await thinker.command(game, seat) if thinker else game.bot_command(seat)
+        events = game.apply(seat, command)
+        steps.append(Step(seat, None, game.log[-1].text, events, auto=BOT, secret=secret))
+
+
+def bot_level(typed: str) -> str:
+    """The canonical name of a level of the game's own player. Raises Refusal naming the levels."""
+    try:
+        return check_level(typed)
+    except SetupError as exc:
+        raise Refusal(str(exc)) from exc
 
 
 def event_data(e: Event) -> dict[str, Any]:
@@ -162,6 +203,7 @@ class GameService:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._channel_game: dict[str, int] = {}
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(48)  # tests make it deterministic
+        self.thinker = Thinker()  # search levels think in worker processes (started on first use)
 
     # -- plumbing ----------------------------------------------------------------------------------
     def lock(self, channel_id: str) -> asyncio.Lock:
@@ -262,24 +304,31 @@ class GameService:
             "Say which one with the seat: option (or pick from the /do list, which names the seat)."
         )
 
-    def to_ping(self, played: Played) -> list[str]:
-        """Members to mention after a request: whoever must act next, except players already answering
-        a simultaneous round (they were pinged when it opened and answer in their own time)."""
-        decisions = played.decisions
-        if not played.new_round:
-            decisions = [
-                d for d in decisions if not (d.kind == "simultaneous" and d.seats <= played.answering_before)
-            ]
-        return self.awaited_members(played.row, decisions)
+    def to_ping(self, played: Played, actor: str | None = None) -> list[str]:
+        """Members to mention after a request: those a decision passed to from someone else (awaited now,
+        not before it; every seat of a simultaneous round that just opened), never ``actor`` (who just
+        acted); every member playing when the game ended."""
+        row = played.row
+        if played.outcome is not None:
+            return self.members_of(row, set(row.seats))
+        handed = {s for d in played.decisions for s in d.seats} - set(played.seats_before)
+        if played.new_round:
+            handed |= {s for d in played.decisions if d.kind == "simultaneous" for s in d.seats}
+        before = set() if played.new_round else set(self.members_of(row, set(played.seats_before)))
+        return [m for m in self.members_of(row, handed) if m not in before and m != actor]
+
+    @staticmethod
+    def members_of(row: GameRow, seats: set[str]) -> list[str]:
+        """Member ids holding any of ``seats`` (not bot seats), without duplicates, in seat order."""
+        out: list[str] = []
+        for seat, who in row.seats.items():
+            if seat in seats and who not in (None, BOT) and who not in out:
+                out.append(who)
+        return out
 
     def awaited_members(self, row: GameRow, decisions: list[Decision]) -> list[str]:
         """Member ids who must act next (not bot seats), without duplicates, in seat order."""
-        awaited = {s for d in decisions for s in d.seats}
-        out: list[str] = []
-        for seat, who in row.seats.items():
-            if seat in awaited and who not in (None, BOT) and who not in out:
-                out.append(who)
-        return out
+        return self.members_of(row, {s for d in decisions for s in d.seats})
 
     def _plan(self, row: GameRow, game: Game, now: float) -> Schedule:
         """Notifications after a change: reminder, timeout, expiry (replacing pending ones).
@@ -319,6 +368,7 @@ class GameService:
         seats: dict[str, str | None] | None = None,
         settings: dict[str, Any] | None = None,
         answering_before: frozenset[str] = frozenset(),
+        seats_before: frozenset[str] = frozenset(),
     ) -> Played:
         now = self.clock()
         outcome = game.outcome
@@ -338,7 +388,9 @@ class GameService:
             future.settings = settings
         # Everything the reply needs (board scene, round options, campaign text) is taken before the
         # commit: if the ruleset fails there, nothing is stored and "nothing was changed" stays true.
-        played = Played.capture(future, game, steps, started=started, answering_before=answering_before)
+        played = Played.capture(
+            future, game, steps, started=started, answering_before=answering_before, seats_before=seats_before
+        )
         played.campaign = self._describe(game, campaign)
         new = await self.store.update_game(
             row.id,
@@ -450,13 +502,22 @@ class GameService:
         return row
 
     async def join(
-        self, channel_id: str, user_id: str, seat: str | None = None, *, for_bot: bool = False
+        self,
+        channel_id: str,
+        user_id: str,
+        seat: str | None = None,
+        *,
+        for_bot: bool = False,
+        level: str | None = None,
     ) -> tuple[GameRow, str]:
         """Seat a member in the lobby: ``seat`` or the first empty one. A member may hold several seats.
 
         With ``for_bot`` the seat goes to the game's own player instead (a seated player or the creator
-        asks for it). Refuses a taken or unknown seat.
+        asks for it), playing at ``level`` (easy, normal, hard; default easy). Refuses a taken or unknown
+        seat, or an unknown level.
         """
+        if level is not None:
+            level = bot_level(level)
         async with self.lock(channel_id):
             row = await self._lobby_row(channel_id, user_id if for_bot else None)
             seats = dict(row.seats)
@@ -472,11 +533,15 @@ class GameService:
             if seat not in seats:
                 raise Refusal(f"There is no seat '{seat}' (seats: {', '.join(seats)}).")
             holder = BOT if for_bot else user_id
-            if seats[seat] == holder:
+            levels = dict(row.settings.get("bot_level") or {})
+            if seats[seat] == holder and not (for_bot and level and levels.get(seat) != level):
                 raise Refusal(f"{seat} is already {'the game’s' if for_bot else 'yours'}.")
             if seats[seat] not in (None, BOT):
                 raise Refusal(f"{seat} is taken by <@{seats[seat]}>.")
             seats[seat] = holder
+            if for_bot:
+                levels[seat] = level or levels.get(seat) or DEFAULT_LEVEL
+                return await self._lobby_update(row, seats, {**row.settings, "bot_level": levels}), seat
             return await self._lobby_update(row, seats), seat
 
     async def leave(self, channel_id: str, user_id: str, seat: str | None = None) -> GameRow:
@@ -556,13 +621,22 @@ class GameService:
             return new, said
 
     async def start(
-        self, channel_id: str, user_id: str, *, bot_seats: bool = False, interaction_id: str | None = None
+        self,
+        channel_id: str,
+        user_id: str,
+        *,
+        bot_seats: bool = False,
+        interaction_id: str | None = None,
+        level: str | None = None,
     ) -> Played:
         """Start the lobby's game with the lobby's choices and the stored campaign records.
 
-        Empty seats go to the game's own player when ``bot_seats``; otherwise they must be filled, or
-        (for a ruleset with ``min_seats``) at least that many seats held.
+        Empty seats go to the game's own player when ``bot_seats`` (at ``level``, default easy; seats
+        given to it with /game join keep their own level); otherwise they must be filled, or (for a
+        ruleset with ``min_seats``) at least that many seats held. Refuses an unknown level.
         """
+        if level is not None:
+            level = bot_level(level)
         async with self.lock(channel_id):
             row = await self._lobby_row(channel_id)
             if not self.seats_of(row, user_id) and user_id != row.creator_id:
@@ -589,6 +663,12 @@ class GameService:
             staged = GameRow(**{**row.__dict__, "seats": seats})
             options = choices.chosen(rs, row.scenario, seats, dict(row.settings.get("options") or {}))
             keys = choices.campaign_keys(rs.campaign_scope, seats)
+            chosen_levels = dict(row.settings.get("bot_level") or {})
+            bot_levels = {
+                s: chosen_levels.get(s) or level or DEFAULT_LEVEL for s, who in seats.items() if who == BOT
+            }
+            if any(lvl != DEFAULT_LEVEL for lvl in bot_levels.values()):
+                options["bot_level"] = bot_levels
             if keys:
                 stored = await self.store.campaign_records(row.guild_id, rs.id, keys)
                 records = choices.campaign_option(
@@ -603,7 +683,7 @@ class GameService:
                 seed=self.new_seed(),
                 options=options,
             )
-            steps = bot_steps(game)
+            steps = await bot_steps(game, self.thinker)
             return await self._commit(staged, game, steps, interaction_id=None, started=True, seats=seats)
 
     # -- play --------------------------------------------------------------------------------------
@@ -611,7 +691,7 @@ class GameService:
         self,
         channel_id: str,
         user_id: str | None,
-        text: str,
+        text: str | None,
         *,
         seat: str | None = None,
         interaction_id: str | None = None,
@@ -620,7 +700,8 @@ class GameService:
     ) -> Played:
         """Play ``text`` for a member's seat (or, with ``auto``, for ``seat`` itself), then the bot seats.
 
-        Raises RuleError (the engine's refusal), Refusal or Stale; nothing changes when it raises.
+        ``text`` None plays what the game's own player would choose for the member's seat ("Place for
+        me"). Raises RuleError (the engine's refusal), Refusal or Stale; nothing changes when it raises.
         """
         async with self.lock(channel_id):
             row = await self.require_live(channel_id, playing=True)
@@ -637,15 +718,22 @@ class GameService:
                 acting = seat
             else:
                 assert user_id is not None
-                prefixed, text = split_seat(text, self.seats_of(row, user_id))
-                acting = self.seat_for(row, game, user_id, seat or prefixed, text)
+                prefixed, typed = split_seat(text or "", self.seats_of(row, user_id))
+                acting = self.seat_for(row, game, user_id, seat or prefixed, typed)
+                text = typed if text is not None else None
             before = answering(game)
+            seats_before = frozenset(game.seats_to_act())
             secret = is_secret(game, acting)
-            events = game.apply(acting, text)
+            events = game.apply(acting, text if text is not None else game.bot_command(acting))
             steps = [Step(acting, user_id, game.log[-1].text, events, auto=auto, secret=secret)]
-            steps += bot_steps(game)
+            steps += await bot_steps(game, self.thinker)
             return await self._commit(
-                row, game, steps, interaction_id=interaction_id, answering_before=before
+                row,
+                game,
+                steps,
+                interaction_id=interaction_id,
+                answering_before=before,
+                seats_before=seats_before,
             )
 
     async def legal(self, channel_id: str, user_id: str, seat: str | None = None) -> list[tuple[str, Any]]:
@@ -702,9 +790,16 @@ class GameService:
                 game.log,
             )
             before = answering(game)
-            steps = bot_steps(game)
+            seats_before = frozenset(game.seats_to_act())
+            steps = await bot_steps(game, self.thinker)
             played = await self._commit(
-                staged, game, steps, interaction_id=None, seats=seats, answering_before=before
+                staged,
+                game,
+                steps,
+                interaction_id=None,
+                seats=seats,
+                answering_before=before,
+                seats_before=seats_before,
             )
             return played.row, played
 

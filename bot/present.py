@@ -12,10 +12,10 @@ from typing import Any
 
 import discord
 
-from bot import render
+from bot import choices
 from bot.games import BOT, Played, Step
 from bot.store import GameRow, LogLine
-from engine import Decision, Event, Game
+from engine import Decision, Event, Game, find_ruleset
 
 ACCENT = 0x3BA55D
 DONE = 0xF1C40F
@@ -35,20 +35,22 @@ def event_line(e: Event | dict[str, Any]) -> str:
     return f"• {text}" + (f"  🎲 {dice_text(dice)}" if dice else "")
 
 
-def who(row: GameRow, seat: str) -> str:
-    """A seat as shown in messages: the member's mention (embeds do not ping) or the game's player."""
+def who(row: GameRow, seat: str, names: dict[str, str] | None = None) -> str:
+    """A seat as shown in messages: the member's mention (embeds do not ping) or the game's player, with
+    the seat's character when the ruleset names one (``names``)."""
     holder = row.seats.get(seat)
+    named = f"{seat}, {names[seat]}" if names and seat in names else seat
     if holder in (None, BOT):
-        return f"🤖 {seat}"
-    return f"<@{holder}> ({seat})"
+        return f"🤖 {named}"
+    return f"<@{holder}> ({named})"
 
 
-def step_header(row: GameRow, step: Step) -> str:
+def step_header(row: GameRow, step: Step, names: dict[str, str] | None = None) -> str:
     """The line above a command's narration."""
     tag = {"bot": "", "timeout": " ⏱ timeout answer"}.get(step.auto, "")
     if step.secret:
-        return f"**{who(row, step.seat)}** submits a hidden choice{tag}"
-    return f"**{who(row, step.seat)}** `{step.text}`{tag}"
+        return f"**{who(row, step.seat, names)}** submits a hidden choice{tag}"
+    return f"**{who(row, step.seat, names)}** `{step.text}`{tag}"
 
 
 def clip(lines: list[str], limit: int = MAX_DESCRIPTION) -> str:
@@ -64,44 +66,89 @@ def clip(lines: list[str], limit: int = MAX_DESCRIPTION) -> str:
     return "\n".join(reversed(out))
 
 
-def next_field(row: GameRow, decisions: list[Decision]) -> str:
+def next_field(row: GameRow, decisions: list[Decision], names: dict[str, str] | None = None) -> str:
     """Who must act next and what is asked of them."""
     lines = []
     for d in decisions:
-        seats = ", ".join(who(row, s) for s in sorted(d.seats))
+        seats = ", ".join(who(row, s, names) for s in sorted(d.seats))
         lines.append(f"{seats}: {d.prompt}")
     return clip(lines, 1000) or "—"
 
 
+def cooperative(ruleset_id: str) -> bool:
+    """True for a game the seats play together (its rounds are played in the open: ``hidden_submissions``
+    False), whose result is the crew's, not a winner's."""
+    try:
+        return not getattr(find_ruleset(ruleset_id), "hidden_submissions", True)
+    except Exception:
+        return False
+
+
 def result_text(row: GameRow, result: dict[str, Any]) -> str:
-    """A finished game's result line."""
+    """A finished game's result: the reason, then the winners (or, co-operatively, the crew's fate)."""
     winners = result.get("winners") or []
+    reason = result.get("reason", "")
+    if cooperative(row.ruleset) and row.status != "aborted":
+        crew = ", ".join(who(row, s) for s in row.seats if row.seats.get(s) is not None)
+        fate = "The crew succeeded" if winners else "The crew failed"
+        return f"{reason}\n{fate}: {crew}".strip()
     won = ", ".join(who(row, s) for s in winners) if winners else "nobody (draw)"
-    return f"{result.get('reason', '')}\nWinner: {won}"
+    return f"{reason}\nWinner: {won}"
 
 
-def narration(played: Played) -> discord.Embed:
-    """The embed for an accepted request: each command, its events and dice, then who acts next."""
-    row, game = played.row, played.game
+def colour(played: Played) -> int:
+    """The embed colour: the acting side's seat colour, gold once the game is over."""
+    if played.outcome is not None:
+        return DONE
+    for d in played.decisions:
+        for seat in sorted(d.seats):
+            hexa = played.colours.get(seat, "")
+            if len(hexa) == 7 and hexa.startswith("#"):
+                try:
+                    return int(hexa[1:], 16)
+                except ValueError:
+                    pass
+    return ACCENT
+
+
+def footer(row: GameRow, turn: str) -> str:
+    """The footer of game messages: the game, the turn in players' words, and the version (small)."""
+    return f"Game #{row.id}" + (f" · {turn}" if turn else "") + f" · v{row.version}"
+
+
+def step_lines(played: Played) -> list[str]:
+    """The narration lines of a request: each command's header, then its events with their dice."""
     lines: list[str] = []
     if played.started:
+        game = played.game
         lines.append(f"**The game begins.** {game.ruleset.name}, scenario {game.scenario}.")
     for step in played.steps:
-        lines.append(step_header(row, step))
+        lines.append(step_header(played.row, step, played.names))
         lines.extend(event_line(e) for e in step.events)
+    return lines
+
+
+def narration(played: Played, lines: list[str] | None = None) -> discord.Embed:
+    """The turn message's embed: the narration so far (``lines``, default this request's), every die
+    shown, then who acts next (or the result), in the acting side's colour, the turn in the footer."""
+    row, game = played.row, played.game
+    if lines is None:
+        lines = step_lines(played)
     outcome = played.outcome
     embed = discord.Embed(
-        title=f"{game.ruleset.name} — game #{row.id}",
+        title=f"{game.ruleset.name} — game #{row.id}" + (f" — {played.turn}" if played.turn else ""),
         description=clip(lines),
-        colour=DONE if outcome is not None else ACCENT,
+        colour=colour(played),
     )
     if outcome is not None:
         embed.add_field(name="Result", value=result_text(row, outcome.to_data())[:1024], inline=False)
         if played.campaign:
             embed.add_field(name="Campaign", value=campaign_text(played.campaign)[:1024], inline=False)
     else:
-        embed.add_field(name="Next", value=next_field(row, played.decisions)[:1024], inline=False)
-    embed.set_footer(text=f"Game #{row.id} · move {row.version}")
+        embed.add_field(
+            name="Next", value=next_field(row, played.decisions, played.names)[:1024], inline=False
+        )
+    embed.set_footer(text=footer(row, played.turn))
     return embed
 
 
@@ -123,16 +170,16 @@ def round_embed(played: Played) -> discord.Embed:
     simultaneous = [d for d in played.decisions if d.kind == "simultaneous"]
     shared = [d.prompt for d in simultaneous if len(d.seats) > 1 and d.prompt]
     own = {next(iter(d.seats)): d.prompt for d in simultaneous if len(d.seats) == 1 and d.prompt}
-    hint = "Answer with /do (its list shows your options; add seat: if you hold several)."
+    hint = "Pick from your menu below (or /do; add seat: if you hold several)."
     embed = discord.Embed(
         title="A new round: everyone chooses, in any order",
         description=clip([*shared, hint], 4000),
         colour=ACCENT,
     )
     for seat, labels in list(played.round_options.items())[:25]:
-        lines = [who(row, seat), own.get(seat, ""), " · ".join(labels) or "—"]
+        lines = [who(row, seat, played.names), own.get(seat, ""), " · ".join(labels) or "—"]
         embed.add_field(name=seat, value="\n".join(x for x in lines if x)[:1024], inline=False)
-    embed.set_footer(text=f"Game #{row.id} · move {row.version}")
+    embed.set_footer(text=footer(row, played.turn))
     return embed
 
 
@@ -152,9 +199,6 @@ def lobby_embed(row: GameRow, title: str = "New game") -> discord.Embed:
 
     Choices not made yet show the default the game will start with.
     """
-    from bot import choices
-    from engine import find_ruleset
-
     rs = find_ruleset(row.ruleset)
     info = rs.scenario(row.scenario)
     total = len(rs.seats)
@@ -197,7 +241,9 @@ def status_embed(row: GameRow, game: Game | None) -> discord.Embed:
         return embed
     embed = discord.Embed(
         title=f"{game.ruleset.name} — game #{row.id} ({row.status})",
-        description=f"Scenario {game.scenario} · move {row.version}",
+        description=f"Scenario {game.scenario}"
+        + (f" · {game.turn_label()}" if game.turn_label() else "")
+        + f" · v{row.version}",
         colour=DONE if row.status != "playing" else ACCENT,
     )
     embed.add_field(name="Seats", value="\n".join(who(row, s) for s in game.seats) or "—", inline=False)
@@ -215,8 +261,6 @@ def status_embed(row: GameRow, game: Game | None) -> discord.Embed:
 
 def game_choices(game: Game) -> str:
     """The lobby choices a game was started with, one line each (per-seat ones as ``seat: label``)."""
-    from bot import choices
-
     options = game.setup_options.options
     lines = []
     for spec in choices.specs(game.ruleset, game.scenario):
@@ -244,57 +288,3 @@ def log_text(row: GameRow, lines: list[LogLine], *, events: bool = False) -> str
 def board_file(png: bytes) -> discord.File:
     """The board PNG as an attachment named ``board.png``."""
     return discord.File(io.BytesIO(png), filename="board.png")
-
-
-async def message_parts(played: Played, members: list[str], note: str = "") -> dict[str, Any]:
-    """Keyword arguments for ``send``: content pinging ``members``, the narration, the board, the buttons."""
-    from bot.views import decision_view
-
-    content, allowed = mentions(members)
-    questions = [d.prompt for d in played.decisions if d.kind == "reaction"]
-    if content and questions:  # shown in the phone notification: what is being asked
-        content = content.replace("your move.", "answer below: " + " / ".join(questions))[:1900]
-    elif content and played.round_options:
-        content = content.replace("your move.", "a new round: choose in your own time.")
-    if note:
-        content = f"{note}\n{content}".strip()
-    embed = narration(played)
-    embeds = [embed]
-    if played.round_options:
-        embeds.append(round_embed(played))
-    kwargs: dict[str, Any] = {"content": content or None, "embeds": embeds, "allowed_mentions": allowed}
-    if played.scene is not None:
-        png = await render.scene_png(played.scene)
-        if png is not None:
-            kwargs["file"] = board_file(png)
-            embed.set_image(url="attachment://board.png")
-        else:
-            embed.add_field(name="Board", value=f"```\n{played.text_board[:1000]}\n```", inline=False)
-    view = decision_view(played)
-    if view is not None:
-        kwargs["view"] = view
-    return kwargs
-
-
-async def send_played(
-    interaction: discord.Interaction, played: Played, members: list[str], note: str = ""
-) -> None:
-    """Answer an interaction with a Played result (deferring first when an image must be drawn)."""
-    if played.board and not interaction.response.is_done():
-        await interaction.response.defer(thinking=True)
-    kwargs = await message_parts(played, members, note)
-    if interaction.response.is_done():
-        await interaction.followup.send(**{k: v for k, v in kwargs.items() if v is not None})
-    else:
-        await interaction.response.send_message(**{k: v for k, v in kwargs.items() if v is not None})
-    mine = [s.text for s in played.steps if s.secret and s.user_id == str(interaction.user.id)]
-    if mine:  # the public message hides a simultaneous choice; its author sees it privately
-        await interaction.followup.send(
-            "Your hidden choice: " + ", ".join(f"`{t}`" for t in mine), ephemeral=True
-        )
-
-
-async def post_played(channel: discord.abc.Messageable, played: Played, members: list[str]) -> None:
-    """Post a Played result in a channel (timeouts and other answers nobody typed)."""
-    kwargs = await message_parts(played, members)
-    await channel.send(**{k: v for k, v in kwargs.items() if v is not None})

@@ -7,13 +7,16 @@ so :meth:`Game.replay` rebuilds it exactly.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engine import canonical
+from engine.ai import levels
 from engine.core import Command, Decision, Event, Hints, Outcome
 from engine.dice import Rng
-from engine.errors import GameOver, NotYourTurn, RuleError, SetupError
+from engine.errors import GameOver, IllegalCommand, NotYourTurn, RuleError, SetupError, UnknownCommand
 from engine.ruleset import GameState, Ruleset, SetupOptions, find_ruleset
 from engine.scene import Scene
 
@@ -87,7 +90,36 @@ class Game:
             raise GameOver(f"The game is over: {self.outcome.reason}")
         if not text or not text.strip():
             raise RuleError("Type a command; the list of legal commands shows what you can do now.")
-        return self.ruleset.parse(self.state, seat, " ".join(text.split()))
+        typed = " ".join(text.split())
+        try:
+            return self.ruleset.parse(self.state, seat, typed)
+        except (UnknownCommand, IllegalCommand) as error:
+            hint = self._did_you_mean(seat, typed)
+            if not hint:
+                raise
+            said = str(error).split(" Commands:")[0]  # the hint replaces a long list of every verb
+            raise type(error)(f"{said} Did you mean {hint}?") from error
+
+    def _did_you_mean(self, seat: str, typed: str) -> str:
+        """The closest legal verb or argument to a mistyped word of ``typed`` ("" when none is close)."""
+        legal = self.legal_commands(seat)
+        words = typed.lower().split()
+        if not legal or not words:
+            return ""
+        verbs = sorted({c.verb for c in legal})
+        if words[0] not in verbs:
+            close = difflib.get_close_matches(words[0], verbs, n=1, cutoff=0.6)
+            return f"'{' '.join([close[0], *words[1:]])}'" if close else ""
+        same = [c for c in legal if c.verb == words[0]]
+        for i, word in enumerate(words[1:]):
+            known = sorted({c.args[i] for c in same if len(c.args) > i})
+            if known and word not in known:
+                close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+                if close:
+                    fixed = [*words[: i + 1], close[0], *words[i + 2 :]]
+                    return f"'{' '.join(fixed)}'"
+                return ""
+        return ""
 
     def apply(self, seat: str, text: str | Command) -> list[Event]:
         """Play a command for ``seat`` and return what happened.
@@ -100,11 +132,53 @@ class Game:
         self.log.append(LogEntry(seat, command.text))
         return events
 
-    def bot_command(self, seat: str) -> Command:
-        """The command the game's own policy plays for ``seat`` now. Raises NotYourTurn if it has none."""
-        from engine.ai import choose_command
+    def bot_level(self, seat: str) -> str:
+        """The level of the game's own player for ``seat``: ``options["bot_level"]`` (one level for every
+        bot seat, or a map seat -> level), "easy" when the game was created without one."""
+        chosen = self.setup_options.options.get("bot_level")
+        if isinstance(chosen, dict):
+            chosen = chosen.get(seat)
+        return str(chosen or levels.DEFAULT_LEVEL)
 
-        return choose_command(self, seat)
+    def bot_command(
+        self,
+        seat: str,
+        *,
+        level: str | None = None,
+        clock: Callable[[], float] | None = None,
+        seconds: float | None = None,
+    ) -> Command:
+        """The command the game's own player (at ``level``, default :meth:`bot_level`) plays for ``seat``.
+
+        The search levels see only what ``seat`` may know. ``clock``/``seconds`` cap the thinking time (the
+        engine reads no clock itself). Raises NotYourTurn if ``seat`` has nothing to play, SetupError for
+        an unknown level.
+        """
+        return levels.choose(
+            self.ruleset,
+            self.state,
+            seat,
+            self.legal_commands(seat),
+            level=level or self.bot_level(seat),
+            seed=self.seed,
+            ply=len(self.log),
+            clock=clock,
+            seconds=seconds,
+        )
+
+    def next_bot_seat(self) -> str | None:
+        """The bot seat :meth:`play_bots` would play next (None: a human must act, or the game is over)."""
+        bots = set(self.bot_seats())
+        if not bots:
+            return None
+        pending = [
+            s
+            for d in self.awaiting()
+            if not (d.any_seat and d.seats - bots)
+            for s in sorted(d.seats)
+            if s in bots
+        ]
+        return pending[0] if pending else None
 
     def play_bots(self, limit: int = 10_000) -> list[tuple[str, Command, list[Event]]]:
         """Play every decision that belongs only to bot seats until a human must act or the game ends.
@@ -112,18 +186,10 @@ class Game:
         Returns (seat, command, events) for each command played.
         """
         played: list[tuple[str, Command, list[Event]]] = []
-        bots = set(self.bot_seats())
-        while bots and len(played) < limit:
-            pending = [
-                s
-                for d in self.awaiting()
-                if not (d.any_seat and d.seats - bots)
-                for s in sorted(d.seats)
-                if s in bots
-            ]
-            if not pending:
+        while len(played) < limit:
+            seat = self.next_bot_seat()
+            if seat is None:
                 break
-            seat = pending[0]
             command = self.bot_command(seat)
             played.append((seat, command, self.apply(seat, command)))
         return played

@@ -10,6 +10,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
+from engine import canonical
 from engine.core import Command, Decision, Event, Hints, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
@@ -148,8 +149,12 @@ class Ruleset(ABC):
         return None
 
     def copy_state(self, state: Any) -> GameState:
-        """An independent deep copy of ``state`` (for search). Rulesets may override with a faster copy."""
-        return self.load_state(state.to_data())
+        """An independent deep copy of ``state`` (for search). Rulesets may override with a faster copy.
+
+        The default goes through canonical JSON, so nothing mutable is shared even where ``to_data`` hands
+        out the state's own lists and dicts.
+        """
+        return self.load_state(canonical.loads(canonical.dumps(state.to_data())))
 
     def determinize(self, state: Any, seat: str, rng: Rng) -> GameState:
         """A full state consistent with what ``seat`` knows, for the search player (it must not peek).
@@ -185,6 +190,10 @@ class Ruleset(ABC):
 
     def describe_campaign(self, record: dict[str, Any]) -> str:
         """A campaign record as a few lines of text for players."""
+        return ""
+
+    def campaign_chain(self) -> str:
+        """How the scenarios follow one another as a campaign, for players ("": no such chain)."""
         return ""
 
     def hints(self, state: Any, seat: str) -> Hints:

@@ -143,6 +143,11 @@ class Harness:
         self.bot: EscapadeBot = create_bot(database, clock=clock, **config)
         if seed is not None:  # games get seeds seed, seed+1, ... so tests are repeatable
             self.bot.games.new_seed = itertools.count(seed).__next__
+        # Edits are rate-limited per channel: the harness runs that limit on a virtual clock, so a
+        # burst is coalesced exactly as live but nothing waits (see ``edit_time``).
+        self.edit_time = 0.0
+        self.bot.edits.clock = lambda: self.edit_time
+        self.bot.edits.sleep = self._edit_sleep
         self.replies: list[Reply] = []
         self.messages: dict[int, dict[str, Any]] = {}
         self._ids = itertools.count(int(time.time() * 1000) << 22)
@@ -153,6 +158,10 @@ class Harness:
         # call fail: given (kind, method, path) it returns an HTTP status to raise, or None to answer.
         self.latency = 0.0
         self.fail: Callable[[str, str, str], int | None] | None = None
+        self._interaction_message: dict[int, int] = {}  # component interaction -> its message
+
+    async def _edit_sleep(self, seconds: float) -> None:
+        self.edit_time += seconds
 
     # -- set-up ------------------------------------------------------------------------------------
     async def __aenter__(self) -> Harness:
@@ -393,7 +402,16 @@ class Harness:
             channel_id = self._interaction_channel.get(iid)
             reply = Reply("callback", route.method, route.url, channel_id, iid, kind_type, inner, blobs)
             result: dict[str, Any] = {"interaction": {"id": str(iid), "type": 2}}
-            if kind_type in (4, 5, 7):
+            edited = self._interaction_message.get(iid) if kind_type == 7 else None
+            if edited is not None and edited in self.messages:  # an update of the clicked message
+                msg = self.messages[edited]
+                msg.update(
+                    {k: v for k, v in inner.items() if k in ("content", "embeds", "components", "flags")}
+                )
+                reply.message_id = edited
+                result["interaction"]["response_message_id"] = msg["id"]
+                result["resource"] = {"type": kind_type, "message": msg}
+            elif kind_type in (4, 5, 7):
                 msg = self._message(channel_id, inner, blobs)
                 reply.message_id = int(msg["id"])
                 result["interaction"]["response_message_id"] = msg["id"]
@@ -500,7 +518,9 @@ class Harness:
         self.bot._connection.parsers["INTERACTION_CREATE"](payload)
         me = asyncio.current_task()
         while True:
-            pending = [t for t in asyncio.all_tasks() - before if t is not me and not t.done()]
+            pending = [
+                t for t in asyncio.all_tasks() - before if t is not me and not t.done() and not _view_timer(t)
+            ]
             if not pending:
                 break
             await asyncio.wait(pending, timeout=30)
@@ -546,21 +566,38 @@ class Harness:
                     return message
         raise AssertionError(f"no message has a button {custom_id!r}")
 
-    async def click(self, custom_id: str, *, user: int, channel: int | None = None) -> Reply:
-        """Click a button of a captured message."""
-        message = self.find_message(custom_id)
-        payload = self._base(3, user, channel or int(message["channel_id"]), None)
+    async def click(
+        self,
+        custom_id: str,
+        *,
+        user: int,
+        channel: int | None = None,
+        permissions: int | None = None,
+        stale: dict[str, Any] | None = None,
+    ) -> Reply:
+        """Click a button of a captured message (``stale``: a copy of a message as it was, whose buttons
+        have since been taken away, as a client that did not refresh would still show it)."""
+        message = stale or self.find_message(custom_id)
+        payload = self._base(3, user, channel or int(message["channel_id"]), permissions)
         payload["message"] = message
+        self._interaction_message[int(payload["id"])] = int(message["id"])
         payload["data"] = {"custom_id": custom_id, "component_type": 2}
         return self._final(await self.feed(payload), payload)
 
     async def select(
-        self, custom_id: str, values: list[str], *, user: int, channel: int | None = None
+        self,
+        custom_id: str,
+        values: list[str],
+        *,
+        user: int,
+        channel: int | None = None,
+        stale: dict[str, Any] | None = None,
     ) -> Reply:
-        """Pick ``values`` in a select menu of a captured message."""
-        message = self.find_message(custom_id)
+        """Pick ``values`` in a select menu of a captured message (``stale``: as for :meth:`click`)."""
+        message = stale or self.find_message(custom_id)
         payload = self._base(3, user, channel or int(message["channel_id"]), None)
         payload["message"] = message
+        self._interaction_message[int(payload["id"])] = int(message["id"])
         payload["data"] = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
         return self._final(await self.feed(payload), payload)
 
@@ -571,6 +608,41 @@ class Harness:
         return visible[-1]
 
     # -- helpers for tests -------------------------------------------------------------------------
+    def shown(self, channel: int | None = None) -> Reply:
+        """The channel's turn message as it reads now (every edit applied); without one (a lobby, a
+        finished game), the latest public message."""
+        wanted = str(channel or CHANNEL)
+        living = self.bot.replier.messages.turns.get(wanted)
+        if living is not None and living.message_id in self.messages:
+            m = self.messages[living.message_id]
+            return Reply("message", "GET", "", int(wanted), data=dict(m), message_id=living.message_id)
+        for mid in reversed(list(self.messages)):
+            m = self.messages[mid]
+            if m["channel_id"] != wanted or int(m.get("flags") or 0) & 64:
+                continue
+            if m.get("content") or m.get("embeds"):
+                return Reply("message", "GET", "", int(wanted), data=dict(m), message_id=mid)
+        raise AssertionError("no public message in the channel")
+
+    async def confirm(
+        self, asked: Reply, *, user: int, channel: int | None = None, permissions: int | None = None
+    ) -> Reply:
+        """Click Confirm on a private "are you sure?" message."""
+        ok = [c for c in asked.custom_ids if c.startswith("esc:ok:")]
+        assert asked.ephemeral and ok, asked.text
+        return await self.click(ok[0], user=user, channel=channel, permissions=permissions)
+
+    def public_messages(self, channel: int | None = None) -> list[Reply]:
+        """Every new public message captured (edits are not new messages; a deferred reply counts once)."""
+        wanted = channel or CHANNEL
+        return [
+            r
+            for r in self.replies
+            if r.channel_id == wanted
+            and not r.ephemeral
+            and (r.kind in ("channel", "followup") or (r.kind == "callback" and r.type == 4))
+        ]
+
     async def row(self, channel: int | None = None) -> Any:
         """The stored row of the latest game in a channel, its snapshot completed with the command log
         (``Store.full_snapshot``: what ``Game.to_json`` gives), so a test can replay it."""
@@ -588,6 +660,11 @@ class Harness:
         start = len(self.replies)
         await self.bot.run_due_notifications(now)
         return self.replies[start:]
+
+
+def _view_timer(task: asyncio.Task[Any]) -> bool:
+    """True for discord.py's timer of a view (ephemeral views get a 15-minute one): not waited for."""
+    return "timeout_task" in getattr(task.get_coro(), "__qualname__", "")
 
 
 _BY_TOKEN: dict[str, Harness] = {}  # interaction token -> the harness that made it (several may be open)
@@ -651,7 +728,7 @@ def board_version(reply: Reply) -> int:
 
     for e in reply.embeds:
         for text in (e.get("footer", {}).get("text", ""), e.get("description", "")):
-            m = re.search(r"move (\d+)", text)
+            m = re.search(r"\bv(\d+)\b", text)
             if m:
                 return int(m.group(1))
     raise AssertionError(f"no version in {reply.text!r}")
@@ -682,9 +759,9 @@ async def play_turns(
 ) -> tuple[Reply, int, int]:
     """Play up to ``limit`` commands chosen by the engine's own policy, as the members would.
 
-    Reactions are answered by clicking the button of the last message. Stops early when the game ends
+    Reactions are answered by clicking the button of the turn message. Stops early when the game ends
     or ``until(game)`` holds. Returns the last reply, the number of commands played and how many were
-    button clicks.
+    button clicks. Each command must be accepted (the game's version moves on).
     """
     played = clicks = 0
     while played < limit:
@@ -697,13 +774,19 @@ async def play_turns(
         decision = game.awaiting()[0]
         seat = sorted(decision.seats)[0]
         text = game.bot_command(seat).text
+        start = len(h.replies)
         if decision.kind == "reaction":
             custom_id = f"esc:r:{row.id}:{row.version}:{text}"
-            assert custom_id in last.custom_ids, (custom_id, last.custom_ids)
             last = await h.click(custom_id, user=SEATS[seat])
             clicks += 1
         else:
             last = await h.slash("do", user=SEATS[seat], channel=channel, command=text)
-        assert not last.ephemeral, last.text
+        after = await h.row(channel)
+        assert after.version > row.version, last.text
+        if after.status == "playing":  # never a ping for the member who just acted
+            pinged = [
+                u for r in h.replies[start:] for u in (r.data.get("allowed_mentions") or {}).get("users", [])
+            ]
+            assert str(SEATS[seat]) not in pinged, (text, pinged)
         played += 1
     return last, played, clicks

@@ -44,11 +44,15 @@ async def test_server_campaign_stored_and_passed_to_the_next_game(harness: Harne
     # The default ruleset of /campaign show is one that keeps a campaign.
     assert "heists" in (await h.slash("campaign show", user=ALICE, ruleset="testsim")).text
     offered = await h.autocomplete("campaign show", "ruleset", user=ALICE, ruleset="")
-    assert {c["value"] for c in offered} >= {"testsim", "testduo"} and "escape" not in {
-        c["value"] for c in offered
-    }
+    assert {c["value"] for c in offered} >= {"testsim", "testduo", "escape"}
+    # ESCAPE keeps no record, but its scenarios follow one another: the chain is shown.
     escape = await h.slash("campaign show", user=ALICE, ruleset="escape")
-    assert escape.ephemeral and "keeps no campaign" in escape.content
+    assert not escape.ephemeral and "1. Infiltration: Resistance wins → Data theft" in escape.text
+    # Without ruleset: the ruleset of the channel's latest game (here the finished Crew game).
+    assert "heists" in (await h.slash("campaign show", user=ALICE)).text
+    other = h.new_channel()
+    await h.slash("game new", user=ALICE, ruleset="escape", channel=other)
+    assert "Infiltration" in (await h.slash("campaign show", user=ALICE, channel=other)).text
 
 
 async def test_player_campaign_follows_members_not_seats(harness: Harness) -> None:
@@ -74,7 +78,7 @@ async def test_player_campaign_follows_members_not_seats(harness: Harness) -> No
     options = load_game((await h.row()).snapshot).setup_options.options
     assert options["campaign"] == {"north": {"games": 1, "wins": 0}, "south": {"games": 1, "wins": 1}}
     # A conceded game is not ended by the rules: the campaign does not change.
-    await h.slash("game concede", user=BOB)
+    await h.confirm(await h.slash("game concede", user=BOB), user=BOB)
     records = await h.bot.store.campaign_records(str(GUILD), "testduo")
     assert {k: r.record for k, r in records.items()} == {
         str(ALICE): {"games": 1, "wins": 1},

@@ -30,13 +30,16 @@ async def test_lobby_join_leave_start(harness: Harness) -> None:
     taken = await h.slash("game join", user=CAROL)
     assert taken.ephemeral and "Every seat is taken" in taken.content
 
+    # Lobby commands edit the one lobby message in place; the caller is answered privately.
     left = await h.slash("game leave", user=BOB)
-    assert not left.ephemeral and "esc:join:1:isc" in left.custom_ids
+    assert left.ephemeral and "esc:join:1:isc" in h.shown().custom_ids
     joined = await h.slash("game join", user=BOB, seat="isc")
-    assert "takes isc" in joined.content
+    assert joined.ephemeral and "takes isc" in joined.content and f"<@{BOB}>" in h.shown().text
+    assert len(h.public_messages()) == 1 and h.shown().message_id == r.message_id
 
     started = await h.slash("game start", user=BOB)
     assert not started.ephemeral
+    assert h.messages[r.message_id]["components"] == []  # the superseded lobby loses its buttons
     assert "The game begins" in started.text
     row = await h.row()
     awaited = h.bot.games.load(row).seats_to_act()
@@ -71,12 +74,18 @@ async def test_abort_needs_creator_or_manage_channels(harness: Harness) -> None:
     await h.slash("game new", user=ALICE, ruleset="escape", opponent=BOB)
     refused = await h.slash("game abort", user=BOB)
     assert refused.ephemeral and "creator" in refused.content
-    ok = await h.slash("game abort", user=CAROL, permissions=MANAGE_CHANNELS)
+    asked = await h.slash("game abort", user=CAROL, permissions=MANAGE_CHANNELS)
+    assert asked.ephemeral and "cannot be taken back" in asked.content
+    assert (await h.row()).status == "lobby"  # nothing happens before the confirm
+    cancelled = await h.click(next(c for c in asked.custom_ids if c.startswith("esc:no:")), user=CAROL)
+    assert "nothing was changed" in cancelled.text and (await h.row()).status == "lobby"
+    asked = await h.slash("game abort", user=CAROL, permissions=MANAGE_CHANNELS)
+    ok = await h.confirm(asked, user=CAROL, permissions=MANAGE_CHANNELS)
     assert not ok.ephemeral and "aborted" in ok.content
     assert (await h.row()).status == "aborted"
     # The channel is free again, and the creator may abort their own game.
     await h.slash("game new", user=ALICE, ruleset="escape")
-    mine = await h.slash("game abort", user=ALICE)
+    mine = await h.confirm(await h.slash("game abort", user=ALICE), user=ALICE)
     assert "aborted" in mine.content
 
 
@@ -101,13 +110,13 @@ async def test_concede_log_status_rules(harness: Harness) -> None:
     h = harness
     await h.slash("game new", user=ALICE, ruleset="escape", opponent=BOB)
     await h.slash("game start", user=ALICE)
-    choice = (await h.autocomplete("do", "command", user=ALICE, command="crate"))[0]["value"]
+    choice = (await h.autocomplete("do", "command", user=ALICE, command="crate a1"))[0]["value"]
     await h.slash("do", user=ALICE, command=choice)
     log = await h.slash("game log", user=CAROL, last=5, events=True)
     assert log.ephemeral and choice in log.content and "places a crate" in log.content
     gone = await h.slash("game concede", user=CAROL)
     assert gone.ephemeral
-    over = await h.slash("game concede", user=BOB)
+    over = await h.confirm(await h.slash("game concede", user=BOB), user=BOB)
     assert "isc conceded" in over.content and f"<@{ALICE}>" in over.content
     row = await h.row()
     assert row.status == "finished" and row.result == {"winners": ["resistance"], "reason": "isc conceded."}

@@ -4,6 +4,7 @@ simultaneous rounds answered in any order, seat disambiguation, a bot seat, conc
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,7 @@ async def test_lobby_seats_choices_and_min_seats(harness: Harness) -> None:
     assert (await h.row()).status == "lobby"
 
     second = await h.slash("game join", user=ALICE, seat="p3")  # one member, two seats
-    assert "takes p3" in second.content and f"<@{ALICE}>" in field(second, "p3")
+    assert "takes p3" in second.content and f"<@{ALICE}>" in field(h.shown(), "p3")
 
     options = await h.autocomplete("game choose", "option", user=ALICE, option="")
     assert {c["value"] for c in options} == {"role", "length"}
@@ -47,8 +48,8 @@ async def test_lobby_seats_choices_and_min_seats(harness: Harness) -> None:
     which = await h.slash("game choose", user=ALICE, option="role", value="thief")
     assert which.ephemeral and "seat:" in which.content  # Alice holds p1 and p3: which one?
     mine = await h.slash("game choose", user=ALICE, option="role", value="thief", seat="p3")
-    assert not mine.ephemeral and "p3: Role → Thief" in mine.content
-    assert "Role: Thief (may grab 3)" in field(mine, "p3") and "Role: Lookout" in field(mine, "p1")
+    assert mine.ephemeral and "p3: Role → Thief" in mine.content  # the lobby message is edited
+    assert "Role: Thief (may grab 3)" in field(h.shown(), "p3") and "Role: Lookout" in field(h.shown(), "p1")
     by_label = await h.slash("game choose", user=BOB, option="Role", value="thief (may grab 3)")
     assert "p2: Role → Thief" in by_label.content  # Bob's only seat, named by label in any case
     for user, kwargs, said in (
@@ -59,13 +60,13 @@ async def test_lobby_seats_choices_and_min_seats(harness: Harness) -> None:
     ):
         refused = await h.slash("game choose", user=user, **kwargs)
         assert refused.ephemeral and said in refused.content, refused.content
-    freed = await h.slash("game leave", user=ALICE, seat="p3")
-    assert "*empty*" in field(freed, "p3") and "Role: Lookout" in field(freed, "p3")  # choice cleared
-    assert f"<@{ALICE}>" in field(freed, "p1") and "Role: Thief" in field(freed, "p2")
+    await h.slash("game leave", user=ALICE, seat="p3")
+    assert "*empty*" in field(h.shown(), "p3") and "Role: Lookout" in field(h.shown(), "p3")  # choice cleared
+    assert f"<@{ALICE}>" in field(h.shown(), "p1") and "Role: Thief" in field(h.shown(), "p2")
     await h.slash("game join", user=ALICE, seat="p3")
     await h.slash("game choose", user=ALICE, option="role", value="thief", seat="p3")
-    shared = await h.slash("game choose", user=BOB, option="length", value="long")
-    assert "Length: Two rounds" in field(shared, "Choices")
+    await h.slash("game choose", user=BOB, option="length", value="long")
+    assert "Length: Two rounds" in field(h.shown(), "Choices")
 
     start = await h.slash("game start", user=BOB)
     assert not start.ephemeral and start.files
@@ -77,8 +78,9 @@ async def test_lobby_seats_choices_and_min_seats(harness: Harness) -> None:
         "length": "long",
     }
     assert game.state.rounds == 2  # type: ignore[attr-defined]
-    # The round message pings each player once and lists every awaited seat's options.
-    assert start.content.count(f"<@{ALICE}>") == 1 and f"<@{BOB}>" in start.content
+    # The round message pings each other player once (Bob started it) and lists every awaited seat's
+    # options.
+    assert start.content.count(f"<@{ALICE}>") == 1 and f"<@{BOB}>" not in start.content
     assert f"<@{CAROL}>" not in start.content
     assert "Grab 3 bags" in field(start, "p2") and "Grab 3 bags" not in field(start, "p1")
     # The prompt all seats share is shown once, above their options.
@@ -117,13 +119,15 @@ async def test_simultaneous_round_any_order_and_seat_disambiguation(harness: Har
     assert (await h.row()).version == before.version
 
     # Only the thief may grab 3, so the text names the seat.
+    turn = h.shown().message_id
     thief = await h.slash("do", user=ALICE, command="grab 3")
-    assert not thief.ephemeral and "p2 grabs 3" in thief.text and "`grab 3`" in thief.text
-    assert f"<@{ALICE}>" not in thief.content and f"<@{BOB}>" not in thief.content  # own time
+    assert thief.ephemeral and "grab 3" in thief.text  # answered privately; the round message is edited
+    shown = h.shown()
+    assert shown.message_id == turn and "p2 grabs 3" in shown.text and "`grab 3`" in shown.text
     assert not thief.files
     # Bob answers next, then Alice's other seat through the autocomplete's "[seat] command" value.
     bob = await h.slash("do", user=BOB, command="grab 1")
-    assert "p3 grabs 1" in bob.text and not bob.files
+    assert "p3 grabs 1" in h.shown().text and not bob.files
     again = await h.slash("do", user=BOB, command="grab 1")
     assert again.ephemeral and "already grabbed" in again.content
     last = await h.slash("do", user=ALICE, command="[p1] grab 2")
@@ -147,8 +151,8 @@ async def test_verb_seat_option_and_wrong_seat(harness: Harness) -> None:
     await open_crew(h)
     wrong = await h.slash("do", user=BOB, command="grab 1", seat="p1")
     assert wrong.ephemeral and "do not hold the seat 'p1'" in wrong.content
-    ok = await h.slash("do", user=ALICE, command="grab 1", seat="P1")
-    assert "p1 grabs 1" in ok.text
+    await h.slash("do", user=ALICE, command="grab 1", seat="P1")
+    assert "p1 grabs 1" in h.shown().text
     spectator = await h.slash("do", user=CAROL, command="grab 1")
     assert spectator.ephemeral and "not playing" in spectator.content
 
@@ -161,7 +165,7 @@ async def test_bot_seat_concede_and_restart_mid_round(tmp_path: Path) -> None:
     try:
         await h.slash("game new", user=ALICE, ruleset="testsim", opponent=BOB)
         given = await h.slash("game join", user=BOB, seat="p4", bot=True)
-        assert "The game plays p4" in given.content and "🤖 the game" in field(given, "p4")
+        assert "The game plays p4" in given.content and "🤖 the game" in field(h.shown(), "p4")
         refused = await h.slash("game join", user=CAROL, seat="p3", bot=True)
         assert refused.ephemeral  # a spectator cannot hand seats out
         await h.slash("game join", user=CAROL, seat="p3")
@@ -176,9 +180,11 @@ async def test_bot_seat_concede_and_restart_mid_round(tmp_path: Path) -> None:
         await h2.start()
         assert h2.bot.games.cached_games() == 0
         r = await h2.slash("do", user=BOB, command="grab 2")
-        assert "p2 grabs 2" in r.text and (await h2.row()).version == mid.version + 1
-        # Carol concedes: in a game of more than two seats the game's player takes her seat over.
-        conceded = await h2.slash("game concede", user=CAROL)
+        assert "p2 grabs 2" in h2.shown().text and (await h2.row()).version == mid.version + 1
+        assert not r.ephemeral  # the new process knows no turn message yet: it posts one
+        # Carol concedes (after a private confirm): in a game of more than two seats the game's player
+        # takes her seat over.
+        conceded = await h2.confirm(await h2.slash("game concede", user=CAROL), user=CAROL)
         assert not conceded.ephemeral and "concedes" in conceded.content
         assert "🤖 p3" in conceded.text and "Round 1 ends" in conceded.text and conceded.files
         row = await h2.row()
@@ -194,9 +200,9 @@ async def test_bot_seat_concede_and_restart_mid_round(tmp_path: Path) -> None:
 async def test_last_member_conceding_ends_without_winner(harness: Harness) -> None:
     h = harness
     await open_crew(h, alice_seats=("p1", "p2"))
-    bob = await h.slash("game concede", user=BOB)
+    bob = await h.confirm(await h.slash("game concede", user=BOB), user=BOB)
     assert "game plays their seats" in bob.content and (await h.row()).seats["p3"] == BOT
-    alice = await h.slash("game concede", user=ALICE)
+    alice = await h.confirm(await h.slash("game concede", user=ALICE), user=ALICE)
     assert "is over" in alice.content and "nobody is left" in alice.content
     row = await h.row()
     assert row.status == "finished" and row.result is not None and row.result["winners"] == []
@@ -214,8 +220,8 @@ async def test_act_builds_commands_from_legal_verbs(harness: Harness) -> None:
     assert verbs == [{"name": "grab (5)", "value": "grab"}]  # p1's two and the thief p2's three
     details = await h.autocomplete("act", "details", user=ALICE, verb="grab", details="", seat="p1")
     assert details == [{"name": "Grab 1 bag", "value": "1"}, {"name": "Grab 2 bags", "value": "2"}]
-    played = await h.slash("act", user=ALICE, verb="grab", details="2", seat="p1")
-    assert not played.ephemeral and "p1 grabs 2" in played.text
+    await h.slash("act", user=ALICE, verb="grab", details="2", seat="p1")
+    assert "p1 grabs 2" in h.shown().text
     refused = await h.slash("act", user=BOB, verb="grab", details="3")
     assert refused.ephemeral and "may not grab that many" in refused.content
 
@@ -234,13 +240,15 @@ async def test_lobby_choice_menus(harness: Harness) -> None:
     assert [o["value"] for o in menu["options"] if o.get("default")] == ["thief"]
     refused = await h.select("esc:opt:1:p1:role", ["thief"], user=BOB)  # not Bob's seat
     assert refused.ephemeral and "do not hold the seat 'p1'" in refused.content
-    shared = await h.select("esc:opt:1::length", ["long"], user=ALICE)
-    assert "Length: Two rounds" in field(shared, "Choices")
+    await h.select("esc:opt:1::length", ["long"], user=ALICE)
+    assert "Length: Two rounds" in field(h.shown(), "Choices")
     await h.slash("game join", user=CAROL)
+    lobby = copy.deepcopy(h.find_message("esc:opt:1:p2:role"))
     await h.slash("game start", user=CAROL)
     options = load_game((await h.row()).snapshot).setup_options.options
     assert options == {"role": {"p1": "lookout", "p2": "thief", "p3": "lookout"}, "length": "long"}
-    stale = await h.select("esc:opt:1:p2:role", ["lookout"], user=BOB)
+    assert h.messages[int(lobby["id"])]["components"] == []  # the started lobby lost its menus
+    stale = await h.select("esc:opt:1:p2:role", ["lookout"], user=BOB, stale=lobby)
     assert stale.ephemeral and "already started" in stale.content
 
 
@@ -253,9 +261,11 @@ async def test_round_timeout_answers_every_missing_seat(tmp_path: Path) -> None:
         assert await h.run_due() == []  # Bob's answer restarted the clock
         now[0] += 1 * 3600
         posted = await h.run_due()
-        assert [r.kind for r in posted] == ["channel", "channel"]
+        # The first answer edits the round message; the second ends the round: a new message, the board.
+        new = [r for r in posted if r.kind == "channel"]
+        assert len(new) == 1 and posted[0].kind == "edit_message"
         assert "p1 grabs 1" in posted[0].text and "timeout answer" in posted[0].text
-        assert "p2 grabs 1" in posted[1].text and "Round 1 ends" in posted[1].text and posted[1].files
+        assert "p2 grabs 1" in new[0].text and "Round 1 ends" in new[0].text and new[0].files
         row = await h.row()
         assert row.status == "finished"
         log = await h.bot.store.command_log(row.id)
@@ -291,6 +301,7 @@ async def test_menus_for_as_many_choices_as_fit(harness: Harness) -> None:
     await h.slash("game join", user=CAROL, seat="p3")
     full = await h.slash("game join", user=ALICE, seat="p4")
     # Four role menus fill the rows left by the Start button; the length is chosen with /game choose.
-    menus = [c for c in full.custom_ids if c.startswith("esc:opt:")]
+    assert full.ephemeral  # the lobby message is edited in place
+    menus = [c for c in h.shown().custom_ids if c.startswith("esc:opt:")]
     assert menus == [f"esc:opt:1:p{i}:role" for i in range(1, 5)]
-    assert "Length: One round" in field(full, "Choices")
+    assert "Length: One round" in field(h.shown(), "Choices")

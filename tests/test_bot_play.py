@@ -4,6 +4,7 @@ restarts, scheduled notifications, board images."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 from pathlib import Path
 
@@ -45,13 +46,20 @@ async def test_autocomplete_lists_legal_commands(harness: Harness) -> None:
     game = h.bot.games.load(row)
     legal = game.legal_commands("resistance")
     choices = await h.autocomplete("do", "command", user=ALICE, command="")
-    assert len(choices) == min(25, len(legal))
-    assert choices[0] == {"name": legal[0].label, "value": legal[0].text}
+    assert len(legal) > 25 and 2 < len(choices) <= 25
+    # More than 25 match: grouped entries (one per room, with a count), then how many and how to narrow.
+    assert "Quarters" in choices[0]["name"] and "keep typing" in choices[0]["name"]
+    assert f"{len(legal)} commands match" in choices[-1]["name"]
+    assert all(len(c["name"]) <= 100 and len(c["value"]) <= 100 for c in choices)
     typed = await h.autocomplete("do", "command", user=ALICE, command="b12")
     assert [c["value"] for c in typed] == [c.text for c in legal if "b12" in c.text]
-    # Nothing is offered to the player who is not awaited, nor to a spectator.
-    assert await h.autocomplete("do", "command", user=BOB, command="") == []
-    assert await h.autocomplete("do", "command", user=CAROL, command="") == []
+    room = await h.autocomplete("do", "command", user=ALICE, command="quarters")
+    assert room and all(c["value"].startswith("crate") for c in room[:-1])
+    # The player who is not awaited and a spectator get one entry saying why and whom the game waits for.
+    (waiting,) = await h.autocomplete("do", "command", user=BOB, command="")
+    assert waiting["name"].startswith("Not your move: the game waits for resistance")
+    (watching,) = await h.autocomplete("do", "command", user=CAROL, command="")
+    assert watching["name"].startswith("You are watching")
 
 
 async def test_verbs_build_command_text(harness: Harness) -> None:
@@ -70,13 +78,17 @@ async def test_verbs_build_command_text(harness: Harness) -> None:
     targets = await h.autocomplete("move", "to", user=user, unit=unit, to="")
     assert {c["value"] for c in targets} <= {c.args[1] for c in moves if c.args[0] == unit}
     assert targets
+    turn = h.shown().message_id
     r = await h.slash("move", user=user, unit=unit, to=targets[0]["value"])
-    assert not r.ephemeral and f"move {unit} {targets[0]['value']}" in r.text
+    # A move inside the activation edits the turn message; the mover is answered privately.
+    assert r.ephemeral and f"move {unit} {targets[0]['value']}" in r.text
+    assert h.shown().message_id == turn and f"move {unit} {targets[0]['value']}" in h.shown().text
     assert (await h.row()).version >= row.version + 1
     end = await h.slash("end", user=user)
     assert not end.ephemeral
-    # An ended activation posts the board.
+    # An ended activation posts the board in a new message; the old one loses its components.
     assert end.files and end.files[0][0] == "board.png"
+    assert h.messages[turn]["components"] == []
 
 
 async def test_spectator_and_garbage_are_refused_and_change_nothing(harness: Harness) -> None:
@@ -104,7 +116,7 @@ async def test_concurrent_do_applies_once(harness: Harness) -> None:
     h = harness
     await open_escape(h)
     before = await h.row()
-    choice = (await h.autocomplete("do", "command", user=ALICE, command=""))[0]["value"]
+    choice = (await h.autocomplete("do", "command", user=ALICE, command="a1"))[0]["value"]
     p1 = h.slash_payload("do", user=ALICE, command=choice)
     p2 = h.slash_payload("do", user=ALICE, command=choice)
     r1, r2 = await asyncio.gather(h.feed(p1), h.feed(p2))
@@ -120,7 +132,7 @@ async def test_same_interaction_twice_applies_once(harness: Harness) -> None:
     h = harness
     await open_escape(h)
     before = await h.row()
-    choice = (await h.autocomplete("do", "command", user=ALICE, command=""))[0]["value"]
+    choice = (await h.autocomplete("do", "command", user=ALICE, command="a1"))[0]["value"]
     payload = h.slash_payload("do", user=ALICE, command=choice)
     first = h._final(await h.feed(payload), payload)
     again = h._final(await h.feed(payload), payload)
@@ -138,9 +150,10 @@ async def test_stale_button_is_refused(harness: Harness) -> None:
     decision = next(d for d in game.awaiting() if d.kind == "reaction")
     seat = sorted(decision.seats)[0]
     user = ALICE if seat == "resistance" else BOB
-    buttons = [c for c in last.custom_ids if c.startswith(f"esc:r:{row.id}:{row.version}:")]
+    shown = h.shown()
+    buttons = [c for c in shown.custom_ids if c.startswith(f"esc:r:{row.id}:{row.version}:")]
     assert {b.rsplit(":", 1)[1] for b in buttons} == {o.text for o in decision.options}
-    assert f"<@{user}>" in last.content  # the defender is pinged
+    assert f"<@{user}>" in shown.content  # the defender is pinged
     offered = await h.autocomplete("do", "command", user=user, command="")
     assert [c["value"] for c in offered] == [o.text for o in decision.options]  # /do offers the answers too
     # The other player cannot answer it.
@@ -148,12 +161,17 @@ async def test_stale_button_is_refused(harness: Harness) -> None:
     refused = await h.click(buttons[0], user=other)
     assert refused.ephemeral
     assert (await h.row()).version == row.version
-    # Answer by typing instead; the buttons are then stale.
+    # Answer by typing instead; the buttons are then stale (and taken off the message).
+    old = copy.deepcopy(h.find_message(buttons[0]))
     typed = await h.slash("do", user=user, command=decision.default.text if decision.default else buttons[0])
     assert not typed.ephemeral
     moved = await h.row()
     assert moved.version > row.version
-    stale = await h.click(buttons[0], user=user)
+    assert (
+        buttons[0] not in h.messages[int(old["id"])].get("components", [])
+        and h.messages[int(old["id"])]["components"] == []
+    )
+    stale = await h.click(buttons[0], user=user, stale=old)
     assert stale.ephemeral and "out of date" in stale.content
     assert (await h.row()).version == moved.version
 
@@ -197,8 +215,13 @@ async def test_reaction_timeout_and_reminders(tmp_path: Path) -> None:
         row = await h.row()
         awaited = h.bot.games.awaited_members(row, h.bot.games.load(row).awaiting())
         now[0] += 1.5 * 3600
+        turn_message = h.shown().message_id
         posted = await h.run_due()
-        assert [r.content for r in posted] == [f"⏰ Reminder: <@{awaited[0]}> — your move."]
+        assert len(posted) == 1 and posted[0].content.startswith(f"⏰ Reminder — ESCAPE game #{row.id}")
+        # It says what is awaited and links to the turn message where it is asked.
+        game = h.bot.games.load(row)
+        assert f"<@{awaited[0]}>" in posted[0].content and game.awaiting()[0].prompt in posted[0].content
+        assert f"/{turn_message}" in posted[0].content
         assert await h.run_due() == []  # sent once
         # Acting replaces the reminder: the old one never fires, the next player's is due an hour later.
         seat = sorted(h.bot.games.load(row).seats_to_act())[0]
@@ -208,10 +231,9 @@ async def test_reaction_timeout_and_reminders(tmp_path: Path) -> None:
         assert await h.run_due() == []
         now[0] += 0.6 * 3600
         nxt = await h.row()
-        assert [r.content for r in await h.run_due()] == [
-            f"⏰ Reminder: <@{m}> — your move."
-            for m in h.bot.games.awaited_members(nxt, h.bot.games.load(nxt).awaiting())
-        ]
+        due = await h.run_due()
+        members = h.bot.games.awaited_members(nxt, h.bot.games.load(nxt).awaiting())
+        assert len(due) == 1 and all(f"<@{m}>" in due[0].content for m in members)
 
         last, _n, _c = await play_turns(h, last, limit=600, until=reaction_awaited)
         row = await h.row()
@@ -256,7 +278,7 @@ async def test_reaction_policy_setting_is_an_engine_command(harness: Harness) ->
     assert "react dodge always" in [c["value"] for c in offered]
     before = await h.row()
     r = await h.slash("game settings", user=BOB, reaction="react dodge always")
-    assert not r.ephemeral and "react dodge always" in r.text
+    assert "react dodge always" in r.text and "react dodge always" in h.shown().text
     after = await h.row()
     assert after.version == before.version + 1
     bad = await h.slash("game settings", user=BOB, reaction="react dodge sometimes")

@@ -39,9 +39,9 @@ async def test_whole_two_seat_game(harness: Harness, ruleset: str, scenario: str
     assert clicks > 0, "reactions were answered with buttons"
     game = load_game(row.snapshot)
     assert game.outcome is not None and row.result == game.outcome.to_data()
-    # The final message gives the result and the last board, and pings nobody.
+    # The final message gives the result and the last board, and pings every player.
     assert "Result" in last.text and game.outcome.reason in last.text
-    assert last.files and last.content == ""
+    assert last.files and f"<@{ALICE}>" in last.content and f"<@{BOB}>" in last.content
     # The log has every command, in order, and replays to the same game.
     log = await h.bot.store.command_log(row.id)
     assert [x.seq for x in log] == list(range(1, row.version + 1))

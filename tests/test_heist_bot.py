@@ -248,20 +248,19 @@ async def play_as_members(
             assert value in offered, (value, offered)
             reply = await h.slash("do", user=user, command=value)
         rec.replies.append(reply)
-        assert not reply.ephemeral, (seat, text, reply.text)
-        # Co-operative rounds hide nothing: no private "your hidden choice" follows the public answer.
-        assert not [r for r in h.replies if r.interaction_id == reply.interaction_id and r.ephemeral]
+        # Co-operative rounds hide nothing: no private "your hidden choice" is sent.
+        assert not [r for r in h.replies if r.interaction_id == reply.interaction_id and "hidden" in r.text]
         row, game = await current(h)
         logged = game.log[-1]
-        assert (logged.seat, logged.text) == (seat, text)
-        assert f"`{text}`" in reply.text  # co-operative: every command is shown as played
+        assert (logged.seat, logged.text) == (seat, text), reply.text
+        assert f"`{text}`" in h.shown().text  # co-operative: every command is shown as played
         if text in FINISH:
             rec.done_orders[-1].append(seat)
         # The board is posted exactly when a round (or the plan, or the escape) ends.
         st = heist_state(game)
         assert bool(reply.files) == ((st.phase, st.round) != stage), (stage, st.phase, st.round, text)
         rec.stages.append((st.phase, st.round))
-        await check_pings(row, game, reply, before)
+        await check_pings(row, game, reply, before, user)
         if reply.files:
             rec.boards.append(reply)
     raise AssertionError(f"the heist did not get there in {limit} commands")
@@ -282,28 +281,32 @@ def next_answer(game: Game, queue: list[str], order: list[str], awaited: list[st
     return seat, game.bot_command(seat).text
 
 
-async def check_pings(row: Any, game: Game, reply: Reply, before: frozenset[str]) -> None:
-    """A message opening a round pings exactly the members who must act in it and lists their seats; an
-    answer within a round pings nobody who was already answering."""
+async def check_pings(row: Any, game: Game, reply: Reply, before: frozenset[str], actor: int) -> None:
+    """A message opening a round pings exactly the members who must act in it (but not the one who just
+    acted) and lists their seats; an answer within a round pings nobody who was already answering; the
+    result pings every player."""
     awaited = frozenset(game.seats_to_act())
     opened = bool(reply.files) and game.outcome is None
     if game.outcome is not None:
-        assert pinged(reply) == [] and "Result" in reply.text
+        everyone = {int(w) for w in row.seats.values() if w not in (None, "bot")}
+        assert set(pinged(reply)) == everyone and "Result" in reply.text
         return
     if opened:
         st = heist_state(game)
         if st.phase != "plan":  # everyone still inside, nobody who is out
             assert awaited == {s for s in st.seats if st.players[s].status == "in"}
-        expect = members_of(row, awaited)
+        expect = members_of(row, awaited) - {actor}
         got = pinged(reply)
-        assert set(got) == expect and len(got) == len(expect), (got, expect)
+        assert set(got) == expect and len(got) == len(expect), (got, expect, before, awaited, reply.content)
         embed = round_embed(reply)
         assert embed is not None
         assert sorted(f["name"] for f in embed["fields"]) == sorted(awaited)
         for f in embed["fields"]:
-            assert f"<@{row.seats[f['name']]}> ({f['name']})" in f["value"]
+            # The member is named with their seat and their character.
+            nickname = heist_state(game).players[f["name"]].nickname
+            assert f"<@{row.seats[f['name']]}> ({f['name']}, {nickname})" in f["value"]
     else:
-        assert set(pinged(reply)) == members_of(row, awaited - before)
+        assert set(pinged(reply)) == members_of(row, awaited - before) - {actor}
         if awaited <= before:
             assert round_embed(reply) is None
 
@@ -321,8 +324,8 @@ async def lobby_choice(h: Harness, lobby: Reply, user: int, seat: str, key: str,
         assert reply.type == 7  # the lobby message is updated in place
     else:
         reply = await h.slash("game choose", user=user, option=key, value=value, seat=seat)
-        assert not reply.ephemeral and f"{seat}: " in reply.content
-    assert not reply.ephemeral, reply.content
+        assert reply.ephemeral and f"{seat}: " in reply.content  # the lobby message is edited in place
+        reply = h.shown()
     return reply
 
 
@@ -348,8 +351,9 @@ async def open_trio_lobby(h: Harness) -> Reply:
     offered = await h.autocomplete("game choose", "value", user=CAROL, option="character", value="ice")
     assert [c["value"] for c in offered] == ["iceheart"]
     label = offered[0]["name"]
-    chose = await h.slash("game choose", user=CAROL, option="character", value=label)  # by its label
-    assert not chose.ephemeral and "p3: Crew member → Iceheart" in chose.content
+    said = await h.slash("game choose", user=CAROL, option="character", value=label)  # by its label
+    assert said.ephemeral and "p3: Crew member → Iceheart" in said.content  # the lobby is edited
+    chose = h.shown()
     assert "Crew member: Iceheart" in field_value(chose, "p3")
     assert "Crew member: Karma" in field_value(chose, "p1") and "Crew member: Jitters" in field_value(
         chose, "p2"
@@ -374,8 +378,9 @@ async def test_whole_heist_with_three_members(harness: Harness) -> None:
     assert game.setup_options.options["upgrade"] == {"p1": "1a", "p2": "2b", "p3": "1a"}
     assert "campaign" not in game.setup_options.options  # the server's first heist
     assert {s: p.nickname for s, p in st.players.items()} == NAMES and st.phase == "plan"
-    # The start opens the plan: all three are pinged once, and the round listing names their seats.
-    assert sorted(pinged(start)) == sorted([ALICE, BOB, CAROL])
+    # The start opens the plan: the two others are pinged once (Alice pressed Start), and the round
+    # listing names their seats.
+    assert sorted(pinged(start)) == sorted([ALICE, BOB])
     embed = round_embed(start)
     assert embed is not None and [f["name"] for f in embed["fields"]] == ["p1", "p2", "p3"]
     listing = embed.get("description", "") + "".join(f["value"] for f in embed["fields"])
@@ -408,7 +413,8 @@ async def test_whole_heist_with_three_members(harness: Harness) -> None:
         await refused(h, TRIO[awaited], "dance the macarena", "'dance' is not a heist command")
         await refused(h, TRIO[awaited], "move z99", "z99 is off the map")
         # A spectator gets no commands to pick, and sees who is still answering and the board as it is.
-        assert await h.autocomplete("do", "command", user=DAVE, command="") == []
+        (why,) = await h.autocomplete("do", "command", user=DAVE, command="")
+        assert why["name"].startswith("You are watching (not playing): the game waits for")
         status = await h.slash("game status", user=DAVE)
         nxt = field_value(status, "Next")
         for s in R.SEATS[:3]:
@@ -446,10 +452,11 @@ async def test_whole_heist_with_three_members(harness: Harness) -> None:
     assert all(x.user_id == str(TRIO[x.seat]) for x in log)
     assert game.replay().to_json() == game.to_json()
 
-    # The end: the result and the crew record; nobody is pinged.
+    # The end: the result (read as the crew's) and the crew record; every player is pinged.
     last = rec.replies[-1]
-    assert last.files and pinged(last) == []
+    assert last.files and sorted(pinged(last)) == sorted(TRIO.values())
     assert game.outcome.reason in field_value(last, "Result")
+    assert "The crew" in field_value(last, "Result") and "Winner" not in field_value(last, "Result")
     assert "Team cash" in field_value(last, "Campaign")
     records = await h.bot.store.campaign_records(str(GUILD), "heist")
     assert set(records) == {"*"} and records["*"].game_id == row.id
@@ -509,7 +516,7 @@ async def second_heist(h: Harness, record: dict[str, Any]) -> None:
         offered = await h.autocomplete("game choose", "value", user=DAVE, option=key, value=value)
         assert value in [c["value"] for c in offered], (key, offered)
         built = await h.slash("game choose", user=DAVE, option=key, value=value)
-        assert not built.ephemeral and "p3: " in built.content, built.content
+        assert "p3: " in built.content, built.content  # the lobby message is edited in place
     jailed = [k for k, m in record["characters"].items() if m["status"] == "jailed"]
     start = await h.slash("game start", user=BOB)
     assert not start.ephemeral and start.files
@@ -556,11 +563,11 @@ async def second_heist(h: Harness, record: dict[str, Any]) -> None:
         offered = await h.autocomplete("game choose", "value", user=BOB, option="character", value=in_jail[0])
         value = next(c["value"] for c in offered if c["name"].startswith(f"{in_jail[0]}:"))
         chose = await h.slash("game choose", user=BOB, option="character", value=value)
-        assert not chose.ephemeral, chose.content
+        assert "chooses" in chose.content, chose.content
         refused_start = await h.slash("game start", user=ALICE)
         assert refused_start.ephemeral and f"{in_jail[0]} is in jail" in refused_start.content
         assert (await h.row()).status == "lobby"
-        await h.slash("game abort", user=ALICE)
+        await h.confirm(await h.slash("game abort", user=ALICE), user=ALICE)
 
 
 # -- one member, three seats -------------------------------------------------------------------------
@@ -579,7 +586,7 @@ async def test_one_member_plays_all_three_seats(harness: Harness) -> None:
         chose = await h.slash("game choose", user=ALICE, option="character", value=pick, seat=seat)
         assert f"{seat}: Crew member → {NAMES[seat]}" in chose.content
     start = await h.slash("game start", user=ALICE)
-    assert start.content.count(f"<@{ALICE}>") == 1 and pinged(start) == [ALICE]
+    assert pinged(start) == []  # Alice started it and plays every seat: nobody else to ping
     embed = round_embed(start)
     assert embed is not None and [f["name"] for f in embed["fields"]] == ["p1", "p2", "p3"]
 
@@ -602,7 +609,8 @@ async def test_one_member_plays_all_three_seats(harness: Harness) -> None:
             reply = await h.slash("do", user=ALICE, command=text, seat="P1")
         else:
             reply = await h.slash("do", user=ALICE, command=f"[{seat}] {text}")
-        assert not reply.ephemeral and f"<@{ALICE}> ({seat})" in reply.text and f"`{text}`" in reply.text
+        shown = h.shown()
+        assert f"<@{ALICE}> ({seat}, {NAMES[seat]})" in shown.text and f"`{text}`" in shown.text
         assert pinged(reply) == []  # Alice is already answering for all three
         row, game = await current(h)
         assert (game.log[-1].seat, game.log[-1].text) == (seat, text)
@@ -617,7 +625,7 @@ async def test_one_member_plays_all_three_seats(harness: Harness) -> None:
     opening = [r for r in rec.boards if round_embed(r) is not None]
     assert len(opening) == 2  # the first round, then the second
     for reply in opening:
-        assert pinged(reply) == [ALICE]  # one member holding every awaited seat is pinged once
+        assert pinged(reply) == []  # one member holding every seat keeps acting: never pinged
         embed = round_embed(reply)
         assert embed is not None and [f["name"] for f in embed["fields"]] == ["p1", "p2", "p3"]
     # A command legal for exactly one awaited seat needs no seat: 'undo' after one seat acted.
@@ -628,8 +636,8 @@ async def test_one_member_plays_all_three_seats(harness: Harness) -> None:
     assert [c.text for s in game.seats_to_act() for c in game.legal_commands(s) if c.verb == "undo"] == [
         "undo"
     ]
-    undone = await h.slash("do", user=ALICE, command="undo")
-    assert not undone.ephemeral and f"<@{ALICE}> ({first})" in undone.text
+    await h.slash("do", user=ALICE, command="undo")
+    assert f"<@{ALICE}> ({first}, {NAMES[first]})" in h.shown().text and "`undo`" in h.shown().text
     assert heist_state((await current(h))[1]).players[first].action == ""
     assert_discord_limits(h)
 
@@ -650,7 +658,7 @@ async def test_solo_member_levels_up_once_per_heist(harness: Harness) -> None:
             break
         seat = sorted(game.seats_to_act())[0]
         reply = await h.slash("do", user=ALICE, command=game.bot_command(seat).text, seat=seat)
-        assert not reply.ephemeral, reply.content
+        assert (await current(h))[0].version > row.version, reply.content
     row, game = await current(h)
     assert row.status == "finished"
     record = (await h.bot.store.campaign_records(str(GUILD), "heist"))["*"].record
@@ -717,7 +725,8 @@ async def test_members_get_the_event_phase_choice_with_a_game_played_seat(harnes
             seat = sorted(s for s in game.seats_to_act() if s in members)[0]
             command = game.bot_command(seat).text
             reply = await h.slash("do", user=members[seat], channel=channel, command=command, seat=seat)
-            assert not reply.ephemeral, reply.content
+            assert (await current(h, channel))[0].version > row.version, reply.content
+            reply = h.shown(channel)
             if "the team may use it" in reply.text:
                 _row, after = await current(h, channel)
                 if heist_state(after).phase != "event":
@@ -726,7 +735,9 @@ async def test_members_get_the_event_phase_choice_with_a_game_played_seat(harnes
                     ]
                     raise EventChoiceTaken("\n".join(said))
                 # The members are asked, and the game's player waits for them.
-                assert set(pinged(reply)) == {ALICE, BOB} and "🤖 p3** `continue`" not in reply.text
+                # (not the member whose answer opened the phase).
+                assert set(pinged(reply)) == {ALICE, BOB} - {members[seat]}
+                assert "🤖 p3** `continue`" not in reply.text
                 return
     raise AssertionError("no Event phase with a team choice came up in four heists")
 
@@ -766,6 +777,7 @@ async def test_restart_mid_heist_goes_on(tmp_path: Path) -> None:
         offered = await h2.autocomplete("do", "command", user=TRIO[acted], command=text)
         assert text in [c["value"] for c in offered]
         reply = await h2.slash("do", user=TRIO[acted], command=text)
+        # The new process knows no turn message yet: it posts one.
         assert not reply.ephemeral and (await h2.row()).version == row.version + 1
         assert pinged(reply) == [] and round_embed(reply) is None  # the round goes on, nobody re-pinged
         # The two others choose their actions at the same moment: both are played, one after the other.
@@ -779,7 +791,7 @@ async def test_restart_mid_heist_goes_on(tmp_path: Path) -> None:
         answers = await asyncio.gather(*(h2.feed(p) for p in payloads))
         for answer in answers:
             visible = [r for r in answer if r.type != 5 and r.kind != "edit_message"]
-            assert visible and not visible[-1].ephemeral, answer
+            assert visible and "Played" in visible[-1].text, answer  # each edits the round message
         row2, game2 = await current(h2)
         assert row2.version == mid.version + len(others)
         assert {(e.seat, e.text) for e in game2.log[-len(others) :]} == set(texts.items())

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.cogs.lobby import choices
 from bot.errors import Refusal
 from bot.store import CampaignRecord
-from engine import RULESETS, Ruleset
+from engine import RULESETS, Ruleset, find_ruleset
 
 if TYPE_CHECKING:
     from bot.client import EscapadeBot
@@ -21,9 +21,21 @@ CAMPAIGN = 0x9B59B6
 HEIST = "heist"
 
 
+def keeps_records(rs: Ruleset) -> bool:
+    """True for a ruleset that keeps a campaign record from game to game."""
+    return rs.campaign_scope in ("player", "server")
+
+
 def campaign_rulesets() -> list[Ruleset]:
-    """The registered rulesets that keep a campaign."""
-    return [rs for rs in RULESETS.values() if rs.campaign_scope in ("player", "server")]
+    """The registered rulesets that keep a campaign record or chain their scenarios as a campaign."""
+    return [rs for rs in RULESETS.values() if keeps_records(rs) or rs.campaign_chain()]
+
+
+def chain_embed(rs: Ruleset) -> discord.Embed:
+    """A ruleset's campaign chain: its scenarios in order and where each result leads."""
+    return discord.Embed(
+        title=f"{rs.name} campaign", description=rs.campaign_chain()[:4000], colour=CAMPAIGN
+    ).set_footer(text="Start the next scenario with /game new scenario:...")
 
 
 def record_embed(rs: Ruleset, record: CampaignRecord, whose: str) -> discord.Embed:
@@ -47,12 +59,14 @@ class Campaign(commands.Cog):
         self.bot = bot
 
     async def _default_ruleset(self, interaction: discord.Interaction) -> str:
-        """This channel's game's ruleset if it keeps a campaign, else the first one that does."""
+        """The ruleset of this channel's latest game (running or not) if it has a campaign, else the first
+        one that does."""
         keeping = campaign_rulesets()
         if not keeping:
             raise Refusal("None of the installed games keeps a campaign.")
         if interaction.channel_id is not None:
-            row = await self.bot.games.live(str(interaction.channel_id))
+            key = str(interaction.channel_id)
+            row = await self.bot.games.live(key) or await self.bot.store.latest_game(key)
             if row is not None and any(rs.id == row.ruleset for rs in keeping):
                 return row.ruleset
         return keeping[0].id
@@ -68,6 +82,10 @@ class Campaign(commands.Cog):
         """Show the server's record, or a member's, as the ruleset describes it."""
         ruleset_id = ruleset or await self._default_ruleset(interaction)
         person = member or interaction.user
+        chained = find_ruleset(ruleset_id)
+        if not keeps_records(chained) and chained.campaign_chain():
+            await interaction.response.send_message(embed=chain_embed(chained))
+            return
         rs, record = await self.bot.games.campaign(
             str(interaction.guild_id) if interaction.guild_id else None, ruleset_id, str(person.id)
         )

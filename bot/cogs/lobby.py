@@ -12,9 +12,13 @@ from discord.ext import commands
 from bot import present
 from bot.errors import Refusal
 from bot.games import BOT
+from bot.replies import jump_link, lobby_kwargs
 from bot.store import GameRow
-from bot.views import lobby_view
+from bot.views import confirm_view, lobby_view
 from engine import RULESETS, OptionSpec, find_ruleset
+from engine.ai.levels import DEFAULT_LEVEL, LEVEL_LABELS
+
+LEVEL_CHOICES = [app_commands.Choice(name=label, value=level) for level, label in LEVEL_LABELS.items()]
 
 if TYPE_CHECKING:
     from bot.client import EscapadeBot
@@ -27,14 +31,20 @@ def channel_key(interaction: discord.Interaction) -> str:
     return str(interaction.channel_id)
 
 
-async def reply_with_lobby(interaction: discord.Interaction, text: str, row: GameRow) -> None:
-    """Answer publicly with ``text`` and the lobby's embed and buttons (mentions silenced)."""
-    await interaction.response.send_message(
-        text,
-        embed=present.lobby_embed(row),
-        view=lobby_view(row),
-        allowed_mentions=discord.AllowedMentions.none(),
+async def reply_with_lobby(bot: EscapadeBot, interaction: discord.Interaction, text: str, row: GameRow) -> None:  # fmt: skip
+    """Show a lobby change: the lobby message is edited in place and the caller told privately; when
+    that message is not known (a restart), a new public one is posted (mentions silenced)."""
+    channel_id = channel_key(interaction)
+    known = bot.replier.lobby_message(channel_id, row.id)
+    if known is not None:
+        bot.replier.edit(channel_id, known, **lobby_kwargs(row))
+        link = jump_link(row.guild_id, channel_id, known)
+        await interaction.response.send_message(f"{text} The lobby shows it: {link}", ephemeral=True)
+        return
+    response = await interaction.response.send_message(
+        text, **lobby_kwargs(row), allowed_mentions=discord.AllowedMentions.none()
     )
+    bot.replier.remember_lobby(channel_id, row.id, response.message_id)
 
 
 def choices(items: list[tuple[str, str]], typed: str) -> list[app_commands.Choice[str]]:
@@ -119,14 +129,16 @@ class Lobby(commands.Cog):
         allowed = discord.AllowedMentions(users=[discord.Object(int(m)) for m in invited])
         embed, view = present.lobby_embed(row), lobby_view(row)
         if target is None:
-            await interaction.response.send_message(
+            response = await interaction.response.send_message(
                 content=content or None, embed=embed, view=view, allowed_mentions=allowed
             )
+            self.bot.replier.remember_lobby(target_id, row.id, response.message_id)
         else:
             everyone = " ".join(f"<@{m}>" for m in pinged)
-            await target.send(
+            sent = await target.send(
                 content=everyone, embed=embed, view=view, allowed_mentions=discord.AllowedMentions(users=True)
             )
+            self.bot.replier.remember_lobby(target_id, row.id, sent.id)
             await interaction.response.send_message(f"Game #{row.id} is open in <#{target_id}>.")
 
     @new.autocomplete("scenario")
@@ -145,16 +157,28 @@ class Lobby(commands.Cog):
     @app_commands.describe(
         seat="Which seat (default: the first empty one); you may hold several",
         bot="Give this seat to the game's own player instead of taking it",
+        level="How well the game's own player plays that seat (with bot:True; default easy)",
     )
+    @app_commands.choices(level=LEVEL_CHOICES)
     async def join(
-        self, interaction: discord.Interaction, seat: str | None = None, bot: bool = False
+        self,
+        interaction: discord.Interaction,
+        seat: str | None = None,
+        bot: bool = False,
+        level: str | None = None,
     ) -> None:
-        """Seat the caller, or the game's own player."""
+        """Seat the caller, or the game's own player (at ``level``)."""
+        if level is not None and not bot:
+            raise Refusal("level: is for a seat the game plays; add bot:True.")
         row, taken = await self.bot.games.join(
-            channel_key(interaction), str(interaction.user.id), seat, for_bot=bot
+            channel_key(interaction), str(interaction.user.id), seat, for_bot=bot, level=level
         )
-        said = f"🤖 The game plays {taken}." if bot else f"<@{interaction.user.id}> takes {taken}."
-        await reply_with_lobby(interaction, said, row)
+        said = (
+            f"🤖 The game plays {taken} ({row.settings.get('bot_level', {}).get(taken, DEFAULT_LEVEL)})."
+            if bot
+            else f"<@{interaction.user.id}> takes {taken}."
+        )
+        await reply_with_lobby(self.bot, interaction, said, row)
 
     @join.autocomplete("seat")
     async def join_seat(
@@ -171,7 +195,7 @@ class Lobby(commands.Cog):
     async def leave(self, interaction: discord.Interaction, seat: str | None = None) -> None:
         """Free the caller's seats."""
         row = await self.bot.games.leave(channel_key(interaction), str(interaction.user.id), seat)
-        await reply_with_lobby(interaction, f"<@{interaction.user.id}> leaves the lobby.", row)
+        await reply_with_lobby(self.bot, interaction, f"<@{interaction.user.id}> leaves the lobby.", row)
 
     @leave.autocomplete("seat")
     async def leave_seat(
@@ -195,7 +219,7 @@ class Lobby(commands.Cog):
         row, said = await self.bot.games.choose(
             channel_key(interaction), str(interaction.user.id), option, value, seat
         )
-        await reply_with_lobby(interaction, f"<@{interaction.user.id}> chooses {said}.", row)
+        await reply_with_lobby(self.bot, interaction, f"<@{interaction.user.id}> chooses {said}.", row)
 
     @choose.autocomplete("option")
     async def choose_option(
@@ -234,10 +258,18 @@ class Lobby(commands.Cog):
         return choices([(s, s) for s in self.bot.games.seats_of(row, str(interaction.user.id))], current)
 
     @game.command(name="start", description="Start the lobby's game")
-    @app_commands.describe(bot="Let the game itself play the empty seats")
-    async def start(self, interaction: discord.Interaction, bot: bool = False) -> None:
+    @app_commands.describe(
+        bot="Let the game itself play the empty seats",
+        level="How well the game plays those seats (default easy)",
+    )
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def start(
+        self, interaction: discord.Interaction, bot: bool = False, level: str | None = None
+    ) -> None:
         """Start the game and post the first board."""
-        played = await self.bot.games.start(channel_key(interaction), str(interaction.user.id), bot_seats=bot)
+        played = await self.bot.games.start(
+            channel_key(interaction), str(interaction.user.id), bot_seats=bot, level=level
+        )
         await self.bot.reply_played(interaction, played)
 
     # -- lifecycle ---------------------------------------------------------------------------------
@@ -289,15 +321,19 @@ class Lobby(commands.Cog):
     @game.command(name="concede", description="Give up the game (or one of your seats)")
     @app_commands.describe(seat="Only this seat (default: all of yours)")
     async def concede(self, interaction: discord.Interaction, seat: str | None = None) -> None:
-        """The caller's seats lose; in a game of more than two seats the game's player takes them over."""
-        row, played = await self.bot.games.concede(channel_key(interaction), str(interaction.user.id), seat)
-        if played is not None:
-            await self.bot.reply_played(interaction, played, note=f"<@{interaction.user.id}> concedes: 🤖 the game plays their seats now.")  # fmt: skip
-            return
-        assert row.result is not None
+        """Ask privately for a confirm; then the caller's seats lose (in a game of more than two seats
+        the game's player takes them over)."""
+        row = await self.bot.games.require_live(channel_key(interaction), playing=True)
+        mine = self.bot.games.seats_of(row, str(interaction.user.id))
+        if not mine:
+            raise Refusal("You are not playing in this game.")
+        which = seat.strip().lower() if seat else ""
+        if which and which not in mine:
+            raise Refusal(f"You do not hold the seat '{which}' (yours: {', '.join(mine)}).")
         await interaction.response.send_message(
-            f"Game #{row.id} is over. {present.result_text(row, row.result)}",
-            allowed_mentions=discord.AllowedMentions.none(),
+            f"Concede {which or ', '.join(mine)} in game #{row.id}? This cannot be taken back.",
+            view=confirm_view(row.id, "concede", which, "Concede"),
+            ephemeral=True,
         )
 
     @concede.autocomplete("seat")
@@ -312,12 +348,16 @@ class Lobby(commands.Cog):
 
     @game.command(name="abort", description="Stop the game without a result (creator or Manage Channels)")
     async def abort(self, interaction: discord.Interaction) -> None:
-        """End the game here."""
+        """Ask privately for a confirm; then end the game here without a result."""
+        row = await self.bot.games.require_live(channel_key(interaction))
         perms = interaction.permissions
-        row = await self.bot.games.abort(
-            channel_key(interaction), str(interaction.user.id), manager=bool(perms and perms.manage_channels)
+        if str(interaction.user.id) != row.creator_id and not (perms and perms.manage_channels):
+            raise Refusal("Only the game's creator or a member with Manage Channels can abort it.")
+        await interaction.response.send_message(
+            f"Abort game #{row.id} without a result? This cannot be taken back.",
+            view=confirm_view(row.id, "abort", "", "Abort the game"),
+            ephemeral=True,
         )
-        await interaction.response.send_message(f"Game #{row.id} was aborted by <@{interaction.user.id}>.")
 
     @game.command(name="settings", description="Reminders and standing answers to reactions")
     @app_commands.describe(

@@ -10,7 +10,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import tap
 from bot.cogs.lobby import channel_key, choices
+from engine import Command
 
 if TYPE_CHECKING:
     from bot.client import EscapadeBot
@@ -50,15 +52,39 @@ class Play(commands.Cog):
         pairs = await self.bot.games.legal(
             channel_key(interaction), str(interaction.user.id), getattr(interaction.namespace, "seat", None)
         )
-        many_seats = len({s for s, _c in pairs}) > 1
-        items = []
+        if not pairs:
+            return await self._why_nothing(interaction)
+        by_seat: dict[str, list[Command]] = {}
         for seat, c in pairs:
-            name = c.label or c.text
-            if many_seats:  # the value names the seat too, so the pick says who acts
-                items.append((f"[{seat}] {name}", f"[{seat}] {c.text}"))
-            else:
-                items.append((name, c.text))
-        return choices(items, current)
+            by_seat.setdefault(seat, []).append(c)
+        if len(by_seat) == 1:
+            entries = tap.autocomplete(next(iter(by_seat.values())), current)
+            return [app_commands.Choice(name=e.label[:100], value=e.value[:100]) for e in entries]
+        out: list[app_commands.Choice[str]] = []  # the value names the seat too, so the pick says who acts
+        for seat, legal in by_seat.items():
+            for e in tap.autocomplete(legal, current)[: max(1, 25 // len(by_seat))]:
+                out.append(
+                    app_commands.Choice(name=f"[{seat}] {e.label}"[:100], value=f"[{seat}] {e.value}"[:100])
+                )
+        return out[:25]
+
+    async def _why_nothing(self, interaction: discord.Interaction) -> list[app_commands.Choice[str]]:
+        """One entry saying why the caller has nothing to play now and whom the game waits for."""
+        row = await self.bot.games.live(channel_key(interaction))
+        if row is None:
+            return [
+                app_commands.Choice(name="There is no game in this channel: /game new starts one.", value="—")
+            ]
+        if row.status != "playing":
+            return [app_commands.Choice(name="The game has not started yet: /game start.", value="—")]
+        game = self.bot.games.load(row)
+        waits = [d for d in game.awaiting()]
+        whom = ", ".join(sorted({s for d in waits for s in d.seats})) or "nobody"
+        asked = waits[0].prompt if waits else ""
+        mine = self.bot.games.seats_of(row, str(interaction.user.id))
+        why = "Not your move" if mine else "You are watching (not playing)"
+        text = f"{why}: the game waits for {whom}" + (f" — {asked}" if asked else "")
+        return [app_commands.Choice(name=text[:100], value="—")]
 
     async def _seats(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         row = await self.bot.games.live(channel_key(interaction))
@@ -82,6 +108,11 @@ class Play(commands.Cog):
             value = c.args[index]
             if all(v != value for _n, v in seen):
                 seen.append((value if index == 0 else f"{value} — {c.label}" if c.label else value, value))
+        if not seen and not pairs:
+            return await self._why_nothing(interaction)
+        if not seen:  # this ruleset has no such verb now: say what there is
+            verbs = ", ".join(dict.fromkeys(c.verb for _s, c in pairs))
+            return [app_commands.Choice(name=f"No '{verb}' now: use /do or /act ({verbs})"[:100], value="—")]
         return choices(seen, current)
 
     @app_commands.command(name="act", description="Pick what to do by kind, then which one (any game)")

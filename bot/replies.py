@@ -1,0 +1,315 @@
+"""Posting what happened: one living turn message per activation, edited as commands come in.
+
+A request that keeps the decision with the same members (another move of the same activation, another
+answer in a heist round) edits the channel's turn message: its narration grows, its menus are rebuilt for
+the new position; the request itself gets a short private acknowledgement. A new public message is
+posted only when the decision passes to someone else (they are pinged, once), when the board image is
+posted (an activation or round ended, the game started or ended), or when there is no turn message yet;
+the message it replaces loses its components. Edits go through the channel's :class:`~bot.edits.EditQueue`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import aiohttp
+import discord
+
+from bot import present, render
+from bot.app import App
+from bot.errors import Refusal, ReplyFailed
+from bot.games import Played
+from bot.views import lobby_view, turn_view
+
+log = logging.getLogger("escapade.replies")
+T = TypeVar("T")
+
+
+def transient(exc: BaseException) -> bool:
+    """True for a failure worth trying again: Discord's 5xx, a rate limit, a dropped connection."""
+    if isinstance(exc, discord.HTTPException):
+        return exc.status >= 500 or exc.status == 429
+    return isinstance(exc, aiohttp.ClientError | asyncio.TimeoutError | ConnectionError)
+
+
+async def with_retries(call: Callable[[], Awaitable[T]], pauses: Sequence[float]) -> T:
+    """``call()``, tried again after each pause while it fails transiently; raises its last failure."""
+    for pause in pauses:
+        try:
+            return await call()
+        except Exception as exc:
+            if not transient(exc):
+                raise
+            log.warning("A reply failed (%s); trying again in %.1f s", exc, pause)
+            await asyncio.sleep(pause)
+    return await call()
+
+
+@dataclass
+class Living:
+    """A channel's current turn message: its id, the narration it shows and whether it holds the board."""
+
+    game_id: int
+    message_id: int
+    lines: list[str] = field(default_factory=list)
+    image: bool = False
+    seats: frozenset[str] = frozenset()  # the seats its menus were for
+
+
+@dataclass
+class Messages:
+    """The living messages of every channel: turn messages and lobbies (kept in memory; after a restart
+    the next request posts a fresh message, and components left on old ones are refused as stale)."""
+
+    turns: dict[str, Living] = field(default_factory=dict)
+    lobbies: dict[str, tuple[int, int]] = field(default_factory=dict)  # channel -> (game id, message id)
+
+
+def jump_link(guild_id: str | None, channel_id: str, message_id: int) -> str:
+    """A link that opens a message (Discord's jump URL)."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+def content_for(played: Played, pings: list[str], note: str = "") -> tuple[str, discord.AllowedMentions]:
+    """A new turn message's content: who is pinged and what is asked of them (shown in the notification)."""
+    content, allowed = present.mentions(pings)
+    if played.outcome is not None and content:
+        content = content.replace("— your move.", "— the game is over.")
+    elif content:
+        mine = [d for d in played.decisions if any(played.row.seats.get(s) in pings for s in d.seats)]
+        asked = " / ".join(dict.fromkeys(d.prompt for d in mine if d.prompt))
+        if asked:
+            content = content.replace("your move.", asked)[:1900]
+    if note:
+        content = f"{note}\n{content}".strip()
+    return content, allowed
+
+
+def embeds_for(played: Played, lines: list[str], image: bool) -> list[discord.Embed]:
+    """The turn message's embeds: narration (with the board when it holds one) and, in a round, the seats."""
+    embed = present.narration(played, lines)
+    if image:
+        embed.set_image(url="attachment://board.png")
+    embeds = [embed]
+    if played.round_options and played.outcome is None:
+        embeds.append(present.round_embed(played))
+    return embeds
+
+
+class Replier:
+    """Answers requests with turn messages; one per bot."""
+
+    def __init__(self, bot: App) -> None:
+        self.bot = bot
+        self.messages = Messages()
+
+    # -- turn messages -----------------------------------------------------------------------------
+    async def played(self, interaction: discord.Interaction | None, played: Played, note: str = "") -> None:
+        """Show ``played``: edit the channel's turn message, or post a new one (see the module doc).
+
+        ``interaction`` None: nobody asked (a timeout answer); a new message is posted in the channel.
+        """
+        row = played.row
+        channel_id = row.channel_id
+        actor = str(interaction.user.id) if interaction is not None else None
+        pings = self.bot.games.to_ping(played, actor)
+        living = self.messages.turns.get(channel_id)
+        if living is not None and living.game_id != row.id:
+            living = None
+        lines = present.step_lines(played)
+        mine = [s.text for s in played.steps if s.secret and actor and s.user_id == actor]
+        fresh = bool(played.board or pings or note or living is None or played.outcome is not None)
+        pauses = self.bot.reply_retry_pauses
+        said = next((s.text for s in played.steps if not s.secret), "your command")
+        if not fresh and living is not None:
+            living.lines.extend(lines)
+            self._edit_turn(channel_id, living, played)
+            try:
+                await with_retries(lambda: self._acknowledge(interaction, played, living, mine), pauses)
+            except Exception as exc:
+                if not transient(exc):
+                    raise
+                raise ReplyFailed(said, posted=True) from exc  # the turn message shows it
+            return
+        if living is not None:
+            self._retire(channel_id, living, played)
+        if played.started:
+            self.close_lobby(channel_id)
+        failure: Exception | None = None
+        try:
+            message_id, image = await with_retries(
+                lambda: self._post(interaction, played, pings, lines, note), pauses
+            )
+        except Exception as exc:
+            # The command is stored: never "nothing was changed". Post in the channel instead, through
+            # the bot's own REST path, and tell the player the truth afterwards.
+            if not transient(exc) or interaction is None:
+                raise
+            failure = exc
+            try:
+                message_id, image = await self._post(None, played, pings, lines, note)
+            except Exception:
+                log.exception("Could not post game %s's result in its channel either", row.id)
+                raise ReplyFailed(said, posted=False) from exc
+        if played.outcome is not None:
+            self.messages.turns.pop(channel_id, None)
+        elif message_id is not None:
+            self.messages.turns[channel_id] = Living(row.id, message_id, lines, image)
+        if failure is not None:
+            raise ReplyFailed(said, posted=True) from failure
+        if mine and interaction is not None:  # the public message hides a simultaneous choice
+            try:
+                await with_retries(
+                    lambda: interaction.followup.send(
+                        "Your hidden choice: " + ", ".join(f"`{t}`" for t in mine), ephemeral=True
+                    ),
+                    pauses,
+                )
+            except Exception as exc:
+                if not transient(exc):
+                    raise
+                log.warning("Could not show a hidden choice privately (%s)", exc)
+
+    def _edit_turn(self, channel_id: str, living: Living, played: Played) -> None:
+        embeds = embeds_for(played, living.lines, living.image)
+        view = turn_view(played)
+        self.edit(channel_id, living.message_id, embeds=embeds, view=view)
+
+    def _retire(self, channel_id: str, living: Living, played: Played) -> None:
+        """The previous turn message keeps its narration (the latest, should an edit still be waiting)
+        and loses its components."""
+        embed = present.narration(played, living.lines)
+        embed.clear_fields()
+        if living.image:
+            embed.set_image(url="attachment://board.png")
+        self.edit(channel_id, living.message_id, embeds=[embed], view=None)
+
+    async def _acknowledge(
+        self, interaction: discord.Interaction | None, played: Played, living: Living, mine: list[str]
+    ) -> None:
+        if interaction is None or interaction.response.is_done():
+            return
+        said = ", ".join(f"`{t}`" for t in mine) or ", ".join(
+            f"`{s.text}`" for s in played.steps if s.user_id == str(interaction.user.id)
+        )
+        link = jump_link(played.row.guild_id, played.row.channel_id, living.message_id)
+        text = f"✅ Played {said or 'your command'} — the turn message shows it: {link}"[:1900]
+        message = interaction.message
+        if interaction.type is discord.InteractionType.component and message is not None:
+            if message.id == living.message_id:
+                await interaction.response.defer()  # the turn message itself is being edited
+                return
+            if message.flags.ephemeral:
+                await interaction.response.edit_message(content=text, view=None)
+                return
+        await interaction.response.send_message(text, ephemeral=True)
+
+    async def _post(
+        self,
+        interaction: discord.Interaction | None,
+        played: Played,
+        pings: list[str],
+        lines: list[str],
+        note: str,
+    ) -> tuple[int | None, bool]:
+        """Post a new turn message; returns its id and whether it holds the board image."""
+        content, allowed = content_for(played, pings, note)
+        kwargs: dict[str, Any] = {"allowed_mentions": allowed}
+        if content:
+            kwargs["content"] = content
+        image = False
+        if played.scene is not None:
+            if interaction is not None and not interaction.response.is_done():
+                await interaction.response.defer(thinking=True)
+            png = await render.scene_png(played.scene)
+            if png is not None:
+                kwargs["file"] = present.board_file(png)
+                image = True
+        embeds = embeds_for(played, lines, image)
+        if played.scene is not None and not image:
+            embeds[0].add_field(name="Board", value=f"```\n{played.text_board[:1000]}\n```", inline=False)
+        kwargs["embeds"] = embeds
+        view = turn_view(played)
+        if view is not None:
+            kwargs["view"] = view
+        if interaction is None:
+            sent = await self.bot.channel_for(played.row.channel_id).send(**kwargs)
+            return sent.id, image
+        if interaction.response.is_done():
+            followup = await interaction.followup.send(wait=True, **kwargs)
+            return followup.id, image
+        response = await interaction.response.send_message(**kwargs)
+        return response.message_id, image
+
+    # -- edits -------------------------------------------------------------------------------------
+    def edit(self, channel_id: str, message_id: int, **kwargs: Any) -> None:
+        """Edit a message through the channel's coalesced queue (the latest edit of a message wins)."""
+        partial = self.bot.get_partial_messageable(int(channel_id)).get_partial_message(message_id)
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+
+        async def send() -> None:
+            await partial.edit(**kwargs)
+
+        self.bot.edits.edit(channel_id, message_id, send)
+
+    # -- lobbies -----------------------------------------------------------------------------------
+    def remember_lobby(self, channel_id: str, game_id: int, message_id: int | None) -> None:
+        """The message showing a channel's lobby (edited in place by later lobby commands)."""
+        if message_id is not None:
+            self.messages.lobbies[channel_id] = (game_id, message_id)
+
+    def lobby_message(self, channel_id: str, game_id: int) -> int | None:
+        """The id of the message showing the lobby of ``game_id``, if known."""
+        found = self.messages.lobbies.get(channel_id)
+        return found[1] if found is not None and found[0] == game_id else None
+
+    def close_lobby(self, channel_id: str) -> None:
+        """The lobby started or ended: its message loses its buttons."""
+        found = self.messages.lobbies.pop(channel_id, None)
+        if found is not None:
+            self.edit(channel_id, found[1], view=None)
+
+    def end_turns(self, channel_id: str) -> None:
+        """The game ended outside a command (abort, concession): the turn message loses its components."""
+        living = self.messages.turns.pop(channel_id, None)
+        if living is not None:
+            self.edit(channel_id, living.message_id, view=None)
+
+    def turn_link(self, guild_id: str | None, channel_id: str, game_id: int) -> str:
+        """A jump link to the channel's turn message of ``game_id`` ("" when unknown)."""
+        living = self.messages.turns.get(channel_id)
+        if living is None or living.game_id != game_id:
+            return ""
+        return jump_link(guild_id, channel_id, living.message_id)
+
+    async def show_moves(self, interaction: discord.Interaction, seat: str) -> None:
+        """Privately, the board with ``seat``'s reachable squares and targets highlighted."""
+        row = await self.bot.games.require_live(str(interaction.channel_id), playing=True)
+        if row.seats.get(seat) != str(interaction.user.id):
+            raise Refusal(f"Show moves is for {seat}'s player.")
+        game = self.bot.games.load(row)
+        hints = game.hints(seat)
+        scene = dataclasses.replace(game.scene(seat), highlights=hints.reach, targets=hints.targets)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        png = await render.scene_png(scene)
+        what = (
+            f"{hints.unit}: {len(hints.reach)} squares in reach, {len(hints.targets)} targets."
+            if hints.unit
+            else "Nothing to highlight right now; the board as you see it."
+        )
+        if png is None:
+            await interaction.followup.send(
+                f"{what}\n```\n{game.text_board(seat)[:1800]}\n```", ephemeral=True
+            )
+            return
+        await interaction.followup.send(what, file=present.board_file(png), ephemeral=True)
+
+
+def lobby_kwargs(row: Any) -> dict[str, Any]:
+    """The lobby message's embed and components."""
+    return {"embed": present.lobby_embed(row), "view": lobby_view(row)}

@@ -1,0 +1,180 @@
+"""Legal commands as short menus: the grouping behind the tap-to-play select menus and /do autocomplete.
+
+Pure functions of ``legal_commands`` (their texts and labels), so every ruleset works without a bot
+change. A menu shows the commands that start with a *path* of words, grouped by their next word (a verb
+or a unit first, then a square or a target); a group still too big for one menu is split by the label
+with that word taken out (ESCAPE's rooms: "Place a crate in the Quarters"), else by the word's first
+letter (a board column), else shown a page at a time with a "more…" entry.
+
+Entry values: ``=TEXT`` plays a command, ``>PATH`` narrows, ``#PAGE`` pages on. A path is the words
+chosen so far, optionally followed by ``|N`` (repeatable): the N-th split of the next word, stable for
+a given game version.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import Command
+
+MAX_OPTIONS = 25
+MAX_TEXT = 100
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One menu entry: what is shown and what picking it means (``=`` play, ``>`` narrow, ``#`` page)."""
+
+    label: str
+    value: str
+    count: int = 1
+
+
+def words(c: Command) -> list[str]:
+    """A command's text as lowercase words."""
+    return c.text.lower().split()
+
+
+def split_path(path: str) -> tuple[list[str], list[int]]:
+    """``"crate|3|1"`` to (["crate"], [3, 1]); ``"move oni"`` to (["move", "oni"], [])."""
+    text, *subs = path.split("|")
+    return text.split(), [int(x) for x in subs if x.isdigit()]
+
+
+def _stem(c: Command, word: str) -> str:
+    """A command's label with ``word`` taken out: "Place a crate in the Quarters (a1)" -> "...Quarters"."""
+    label = c.label or c.text
+    out = label.replace(f"({word})", "").replace(word, "")
+    return " ".join(out.split()).strip(" ,:;-—(")
+
+
+def subgroups(commands: list[Command], depth: int) -> list[tuple[str, list[Command]]]:
+    """Split commands whose word ``depth`` has too many values: by label stem, else by first letter.
+
+    Returns [] when neither split gives between 2 and 25 groups.
+    """
+    for key in (
+        lambda c: _stem(c, words(c)[depth]) if len(words(c)) > depth else "",
+        lambda c: " ".join([*words(c)[:depth], words(c)[depth][:1] + "…"]) if len(words(c)) > depth else "",
+    ):
+        groups: dict[str, list[Command]] = {}
+        for c in commands:
+            groups.setdefault(key(c), []).append(c)
+        if 2 <= len(groups) <= MAX_OPTIONS:
+            return list(groups.items())
+    return []
+
+
+def matching(commands: list[Command], path: str) -> list[Command]:
+    """The commands under ``path``."""
+    prefix, subs = split_path(path)
+    found = [c for c in commands if words(c)[: len(prefix)] == prefix]
+    for sub in subs:
+        groups = subgroups(found, len(prefix))
+        found = groups[sub][1] if 0 <= sub < len(groups) else []
+    return found
+
+
+def _play(c: Command) -> Entry:
+    return Entry((c.label or c.text)[:MAX_TEXT], ("=" + c.text)[:MAX_TEXT])
+
+
+def entries(commands: list[Command], path: str = "") -> list[Entry]:
+    """Every entry of the menu at ``path`` (before paging): one per next word, or per split."""
+    prefix, subs = split_path(path)
+    found = matching(commands, path)
+    depth = len(prefix)
+    groups: dict[str, list[Command]] = {}
+    done: list[Command] = []
+    for c in found:
+        w = words(c)
+        if len(w) <= depth:
+            done.append(c)
+        else:
+            groups.setdefault(w[depth], []).append(c)
+    if not subs and not done and len(groups) == 1 and len(found) > 1:  # one kind only: skip a tap
+        return entries(commands, " ".join([*prefix, next(iter(groups))]))
+    out = [_play(c) for c in done]
+    if len(groups) + len(done) > MAX_OPTIONS:
+        rest = [c for cs in groups.values() for c in cs]
+        split = subgroups(rest, depth)
+        if split:
+            for i, (name, cs) in enumerate(split):
+                if len(cs) == 1:
+                    out.append(_play(cs[0]))
+                else:
+                    label = f"{name or ' '.join(prefix)} … ({len(cs)})"[:MAX_TEXT]
+                    out.append(Entry(label, f">{path}|{i}"[:MAX_TEXT], len(cs)))
+            return out
+    for word, cs in groups.items():
+        if len(cs) == 1:
+            out.append(_play(cs[0]))
+        else:
+            narrowed = " ".join([*prefix, word])
+            out.append(Entry(f"{narrowed} … ({len(cs)})"[:MAX_TEXT], f">{narrowed}"[:MAX_TEXT], len(cs)))
+    return out
+
+
+def page(items: list[Entry], number: int) -> tuple[list[Entry], bool]:
+    """Page ``number`` of a menu (24 entries and a "more…" entry while more follow)."""
+    if len(items) <= MAX_OPTIONS:
+        return items, False
+    size = MAX_OPTIONS - 1
+    chunk = items[number * size : (number + 1) * size]
+    more = (number + 1) * size < len(items)
+    if more:
+        left = len(items) - (number + 1) * size
+        chunk = [*chunk, Entry(f"more… ({left} more)", f"#{number + 1}", left)]
+    return chunk, more
+
+
+def is_short(c: Command) -> bool:
+    """A one-word command (end, done, ready, an escape call): shown as a button and always listed."""
+    return len(words(c)) == 1
+
+
+def autocomplete(commands: list[Command], typed: str) -> list[Entry]:
+    """At most 25 /do choices that hide no kind of command.
+
+    Up to 25 matches (by text or label) are listed as they are. Beyond that: one-word commands first
+    (end, done, ready, an escape call), then one grouped entry per next word after what all matches
+    share (a verb, then a unit), or per room / column when that word has too many values, each with its
+    count (typing narrows the list), and a last entry saying how many match and how to narrow.
+    """
+    needle = " ".join(typed.lower().split())
+    hits = [c for c in commands if needle in c.text.lower() or needle in (c.label or "").lower()]
+    if len(hits) <= MAX_OPTIONS:
+        return [Entry((c.label or c.text)[:MAX_TEXT], c.text[:MAX_TEXT]) for c in hits]
+    out = [Entry((c.label or c.text)[:MAX_TEXT], c.text[:MAX_TEXT]) for c in hits if is_short(c)]
+    rest = [c for c in hits if not is_short(c)]
+    prefix: list[str] = []
+    while True:  # descend while every command shares the next word
+        nxt = {tuple(words(c)[: len(prefix) + 1]) for c in rest}
+        if len(nxt) != 1 or any(len(words(c)) <= len(prefix) + 1 for c in rest):
+            break
+        prefix = list(next(iter(nxt)))
+    base = " ".join(prefix)
+    groups: list[tuple[str, list[Command]]] = []
+    by_word: dict[str, list[Command]] = {}
+    for c in rest:
+        by_word.setdefault(" ".join(words(c)[: len(prefix) + 1]), []).append(c)
+    if len(by_word) + len(out) < MAX_OPTIONS:
+        groups = list(by_word.items())
+    else:
+        groups = [(name or base, cs) for name, cs in subgroups(rest, len(prefix))] or list(by_word.items())
+    room = MAX_OPTIONS - 1 - len(out)
+    for name, cs in groups[:room]:
+        if len(cs) == 1:
+            out.append(Entry((cs[0].label or cs[0].text)[:MAX_TEXT], cs[0].text[:MAX_TEXT]))
+        else:
+            out.append(Entry(f"{name} … ({len(cs)}: keep typing)"[:MAX_TEXT], f"{base} "[:MAX_TEXT], len(cs)))
+    hidden = len(groups) - room if len(groups) > room else 0
+    more = f", {hidden} more groups" if hidden else ""
+    out.append(
+        Entry(
+            f"{len(hits)} commands match{more}: type a few more letters to narrow"[:MAX_TEXT],
+            needle or "?",
+            0,
+        )
+    )
+    return out[:MAX_OPTIONS]

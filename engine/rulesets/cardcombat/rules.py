@@ -1,0 +1,1084 @@
+"""Dark Realms rules: board, stats, statuses, the combat chapter's attack resolution, enemies, rounds.
+
+Everything here works on a :class:`CCState`; nothing parses text (that is :mod:`actions`). Attacks that
+need a hero's choice (which ranged die is range, whether to re-roll a miss) suspend in ``st.pending``
+and resume from :func:`resume_attack`.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from functools import lru_cache
+from typing import Any
+
+from engine.core import Event, Outcome
+from engine.geometry.square import Cell, cell_name, chebyshev, line_of_sight, parse_cell
+from engine.rulesets.cardcombat.content import (
+    CHESTS,
+    LEVEL_XP,
+    SUMMONS,
+    Action,
+    cards,
+    enemies,
+    items,
+    parse_actions,
+)
+from engine.rulesets.cardcombat.state import CCState
+
+SEATS = ("hero1", "hero2", "hero3", "hero4")
+KING = ((0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1))
+FACE = {2: -2, 3: -1, 4: 0, 5: 1, 6: 2}  # the combat chapter's damage table
+TRAP_DAMAGE = 2
+
+
+# -- board ------------------------------------------------------------------------------------------------
+def size(st: CCState) -> tuple[int, int]:
+    """Width and height of the map."""
+    rows = st.scenario["rows"]
+    return len(rows[0]), len(rows)
+
+
+def char(st: CCState, c: Cell) -> str:
+    """The map letter at a cell ('#' off the map)."""
+    w, h = size(st)
+    if not (0 <= c[0] < w and 0 <= c[1] < h):
+        return "#"
+    ch: str = st.scenario["rows"][c[1]][c[0]]
+    return ch
+
+
+def is_wall(st: CCState, c: Cell) -> bool:
+    """True for walls and off-map cells."""
+    return char(st, c) == "#"
+
+
+def is_trap(st: CCState, c: Cell) -> bool:
+    """True on a trap square."""
+    return char(st, c) == "^"
+
+
+def pos(f: dict[str, Any]) -> Cell:
+    """A figure's cell."""
+    return (f["pos"][0], f["pos"][1])
+
+
+def alive(st: CCState) -> list[dict[str, Any]]:
+    """Figures on the board, in id order."""
+    return [f for f in st.figures.values() if f["hp"] > 0 and not f.get("out")]
+
+
+def occupant(st: CCState, c: Cell) -> dict[str, Any] | None:
+    """The figure standing on ``c`` (None: empty)."""
+    for f in alive(st):
+        if pos(f) == c:
+            return f
+    return None
+
+
+def side(f: dict[str, Any]) -> str:
+    """'party' for heroes and summons, 'enemy' for enemies."""
+    return "enemy" if f["kind"] == "enemy" else "party"
+
+
+def foes(st: CCState, f: dict[str, Any]) -> list[dict[str, Any]]:
+    """Figures on the other side (a captive prisoner is nobody's foe until freed)."""
+    return [g for g in alive(st) if side(g) != side(f) and not g.get("captive")]
+
+
+def friends(st: CCState, f: dict[str, Any]) -> list[dict[str, Any]]:
+    """Figures on the same side, ``f`` included."""
+    return [g for g in alive(st) if side(g) == side(f)]
+
+
+def step_ok(st: CCState, a: Cell, b: Cell, flying: bool = False) -> bool:
+    """Whether a step from a to b (8 directions) is open: b is no wall; a diagonal slips past a corner
+    unless both side squares are walls (flying figures ignore ground obstacles but not walls)."""
+    if is_wall(st, b):
+        return False
+    if a[0] != b[0] and a[1] != b[1]:
+        return not (is_wall(st, (b[0], a[1])) and is_wall(st, (a[0], b[1])))
+    return True
+
+
+def sees(st: CCState, a: Cell, b: Cell, hero: bool = False) -> bool:
+    """Line of sight, centre to centre; walls block, figures do not. Fog of War caps heroes at 4 squares."""
+    if hero and "fog_of_war" in st.scenario["rules"] and chebyshev(a, b) > 4:
+        return False
+    return line_of_sight(a, b, lambda _x, _y: False, lambda c: is_wall(st, c))
+
+
+Walk = tuple[Cell, int]  # a cell reached and the traps crossed on the way there
+
+
+def walks(st: CCState, f: dict[str, Any], limit: int) -> dict[Walk, tuple[int, Walk | None]]:
+    """Every way ``f`` can walk within ``limit`` steps, kept per (cell, traps crossed): the fewest steps
+    it takes and the step before. Figures of its own side may be passed through, foes may not (the end
+    square must be empty: the caller checks); flying figures cross traps unhurt."""
+    start = pos(f)
+    flying = bool(f.get("flying"))
+    blockers = {pos(g) for g in foes(st, f)}
+    # breadth-first over (cell, traps crossed): the first visit of a state is its shortest walk, and a
+    # walk reaching a cell later with no fewer traps than an earlier one is never better, so it is dropped
+    seen: dict[Walk, tuple[int, Walk | None]] = {(start, 0): (0, None)}
+    fewest: dict[Cell, int] = {start: 0}
+    queue: deque[Walk] = deque([(start, 0)])
+    while queue:
+        state = queue.popleft()
+        (c, t), steps = state, seen[state][0]
+        if steps >= limit:
+            continue
+        for dx, dy in KING:
+            n = (c[0] + dx, c[1] + dy)
+            if n in blockers or not step_ok(st, c, n, flying):
+                continue
+            nxt = (n, t + (1 if is_trap(st, n) and not flying else 0))
+            if nxt[1] < fewest.get(n, 1 << 30):
+                fewest[n] = nxt[1]
+                seen[nxt] = (steps + 1, state)
+                queue.append(nxt)
+    return seen
+
+
+def walked(seen: dict[Walk, tuple[int, Walk | None]], state: Walk) -> list[Cell]:
+    """The cells walked to reach ``state`` (start excluded)."""
+    out: list[Cell] = []
+    at: Walk | None = state
+    while at is not None and seen[at][1] is not None:
+        out.append(at[0])
+        at = seen[at][1]
+    return out[::-1]
+
+
+def wary_routes(st: CCState, f: dict[str, Any], limit: int) -> dict[Cell, tuple[int, list[Cell]]]:
+    """How an enemy walks (Enemy actions: around a trap if it can, through it if not): for every cell
+    reachable within ``limit`` steps, the fewest traps any such walk crosses and, among those walks, the
+    shortest one (cell -> (traps, cells walked))."""
+    seen = walks(st, f, limit)
+    out: dict[Cell, tuple[int, list[Cell]]] = {}
+    for (c, t), _step in sorted(seen.items(), key=lambda kv: (kv[0][1], kv[1][0])):
+        if c not in out:
+            out[c] = (t, walked(seen, (c, t)))
+    return out
+
+
+def hero_routes(
+    st: CCState, f: dict[str, Any], free: int, pool: int
+) -> dict[Cell, tuple[int, int, list[Cell]]]:
+    """How a hero (or summon) walks to each square it can reach with ``free`` card squares plus ``pool``
+    stamina: the cheapest walk in stamina, and among those the one crossing the fewest traps, then the
+    shortest (cell -> (stamina, traps, cells walked)). A detour around a trap is taken when the card's free
+    squares cover it, never paid for with stamina the player did not choose to spend."""
+    seen = walks(st, f, free + pool)
+    out: dict[Cell, tuple[int, int, list[Cell]]] = {}
+    for (c, t), (steps, _prev) in sorted(
+        seen.items(), key=lambda kv: (max(0, kv[1][0] - free), kv[0][1], kv[1][0])
+    ):
+        if c not in out:
+            out[c] = (max(0, steps - free), t, walked(seen, (c, t)))
+    return out
+
+
+def distance_map(st: CCState, f: dict[str, Any], avoid_traps: bool) -> dict[Cell, int]:
+    """Walking distance from ``f`` to every reachable cell (foes block, trap squares weigh 20 when avoided)."""
+    start = pos(f)
+    flying = bool(f.get("flying"))
+    dist = {start: 0}
+    frontier = [(0, start)]
+    blockers = {pos(g) for g in foes(st, f)}
+    while frontier:
+        d, c = heapq.heappop(frontier)
+        if d > dist.get(c, 1 << 30):
+            continue
+        for dx, dy in KING:
+            n = (c[0] + dx, c[1] + dy)
+            if n in blockers or not step_ok(st, c, n, flying):
+                continue
+            nd = d + (20 if avoid_traps and is_trap(st, n) and not flying else 1)
+            if nd < dist.get(n, 1 << 30):
+                dist[n] = nd
+                heapq.heappush(frontier, (nd, n))
+    return dist
+
+
+# -- figures and stats --------------------------------------------------------------------------------------
+def level_for(xp: int) -> int:
+    """The level reached with ``xp`` experience."""
+    return max(i + 1 for i, need in enumerate(LEVEL_XP) if xp >= need)
+
+
+def hero_stats(race: str, cls: str, level: int) -> dict[str, int]:
+    """A hero's stats: race + class, attack stats capped at 5 at level 1 (the cap rises by 1 every third
+    level); every level adds 1 health, every second level 1 stamina, every third level 1 to both attacks."""
+    from engine.rulesets.cardcombat.content import classes, races
+
+    r, c = races()[race], classes()[cls]
+    cap = 5 + (level - 1) // 3
+    bonus = (level - 1) // 3
+    return {
+        "stamina": r.stamina + c.stamina + (level - 1) // 2,
+        "health": r.health + c.health + (level - 1),
+        "melee": min(cap, r.melee + c.melee + bonus),
+        "ranged": min(cap, r.ranged + c.ranged + bonus),
+    }
+
+
+def hand_for(race: str, cls: str, level: int) -> list[str]:
+    """The hero's hand: every level-1 race and class card, each replaced by an unlocked higher card."""
+    all_cards = cards()
+    hand = [c.id for c in all_cards.values() if c.level == 1 and c.owner in (race, cls)]
+    for c in sorted(all_cards.values(), key=lambda c: c.level):
+        if 1 < c.level <= level and c.owner in (race, cls) and c.replaces in hand:
+            hand[hand.index(c.replaces)] = c.id
+    return hand
+
+
+def enemy_stats(etype: str, level: int, captain: bool) -> tuple[int, int, int]:
+    """(move, health, strength) of an enemy type at ``level``, from the observed table: exact on an
+    observed level, interpolated between two, following the nearest slope beyond the ends (rounded,
+    at least 1)."""
+    table = enemies()[etype].table
+    # six numbers are (normal, captain) pairs per stat; three are a boss's own
+    pts = [(lv, vals if len(vals) == 3 else vals[1 if captain else 0 :: 2]) for lv, vals in table]
+    out = []
+    for k in range(3):
+        xs = [(lv, v[k]) for lv, v in pts]
+        if len(xs) == 1:
+            out.append(xs[0][1])
+            continue
+        if level <= xs[0][0]:
+            (l0, v0), (l1, v1) = xs[0], xs[1]
+        elif level >= xs[-1][0]:
+            (l0, v0), (l1, v1) = xs[-2], xs[-1]
+        else:
+            i = next(i for i in range(len(xs) - 1) if xs[i][0] <= level <= xs[i + 1][0])
+            (l0, v0), (l1, v1) = xs[i], xs[i + 1]
+        val = v0 + (v1 - v0) * (level - l0) / (l1 - l0)
+        out.append(max(1, int(val + 0.5)))
+    return out[0], out[1], out[2]
+
+
+def item_ids(f: dict[str, Any]) -> list[str]:
+    """Ids of the items a hero carries."""
+    return [i["id"] for i in f.get("items", [])]
+
+
+def ready_items(f: dict[str, Any]) -> list[dict[str, Any]]:
+    """The items a hero can still use in this scenario (a discarded Long Fingers is lost until the next)."""
+    return [it for it in f.get("items", []) if not it.get("gone")]
+
+
+def item_bonus(f: dict[str, Any], effect: str) -> int:
+    """The sum of a hero's passive or locked-in-play item values for ``effect``."""
+    total = 0
+    for it in f.get("items", []):
+        card = items()[it["id"]]
+        if card.effect == effect and (card.use == "passive" or (card.use == "lock" and it.get("active"))):
+            total += card.value
+    return total
+
+
+def reach(st: CCState, f: dict[str, Any]) -> int:
+    """Melee reach: 1, or 2 with a reach item or the Reaching Out rule (never more than 2)."""
+    r = 1 + item_bonus(f, "reach")
+    if "reaching_out" in st.scenario["rules"]:
+        r = max(r, 2)
+    return min(2, r)
+
+
+def fixed_defence(f: dict[str, Any]) -> int:
+    """Automatic defence points: the figure's own, shields this round and Iron Skin."""
+    return int(f.get("defence", 0)) + int(f.get("shield", 0)) + item_bonus(f, "defence")
+
+
+def has(f: dict[str, Any], status: str) -> bool:
+    """True when the figure has the status."""
+    return status in f["st"]
+
+
+DURATION = {"poison": "heal", "wound": "heal", "mark": "round", "strengthened": "round", "adrenaline": "use",
+            "paralyze": "turn", "disarm": "turn", "stunned": "turn", "confused": "turn"}  # fmt: skip
+
+
+STATUS_WORDS = {"poison": "is poisoned", "wound": "is wounded", "mark": "is marked", "paralyze": "is paralyzed",
+                "disarm": "is disarmed", "adrenaline": "gains Adrenaline"}  # fmt: skip
+
+
+def give(st: CCState, f: dict[str, Any], status: str, events: list[Event]) -> None:
+    """Put a status on a figure (refreshing its duration)."""
+    f["st"][status] = DURATION[status]
+    events.append(Event(f"{f['name']} {STATUS_WORDS.get(status, 'is ' + status)}."))
+
+
+def heal(st: CCState, f: dict[str, Any], points: int, events: list[Event]) -> None:
+    """Heal: each Poison or Wound takes 2 points to remove (Poison first); the rest restores health."""
+    for status in ("poison", "wound"):
+        if points >= 2 and has(f, status):
+            del f["st"][status]
+            points -= 2
+            events.append(Event(f"{f['name']} is cured of {status}."))
+    gain = min(points, f["max_hp"] - f["hp"])
+    f["hp"] += gain
+    events.append(Event(f"{f['name']} heals {gain} ({f['hp']}/{f['max_hp']})."))
+
+
+# -- damage --------------------------------------------------------------------------------------------------
+def hurt(
+    st: CCState, f: dict[str, Any], amount: int, events: list[Event], by: dict[str, Any] | None = None
+) -> None:
+    """Take damage outside an attack (poison, traps, the roof) or the attack's final damage."""
+    if amount <= 0:
+        return
+    hp_before = f["hp"]
+    f["hp"] = max(0, f["hp"] - amount)
+    if f["hp"] == 0:
+        events.append(Event(f"{f['name']} falls!", "death"))
+        on_death(st, f, hp_before, by, events)
+
+
+def on_death(
+    st: CCState, f: dict[str, Any], hp_before: int, by: dict[str, Any] | None, events: list[Event]
+) -> None:
+    """A figure is out: enemies drop loot (Loot page, scenario version); heroes and summons leave the map."""
+    f["out"] = True
+    if f["kind"] == "hero":
+        others = [h for h in alive(st) if h["kind"] == "hero"]
+        for g in alive(st):
+            if g.get("owner") == f["id"]:
+                if g["kind"] == "ally" and others:
+                    g["owner"], g["seat"] = others[0]["id"], others[0]["seat"]  # follows another hero
+                    events.append(Event(f"The Prisoner now follows {others[0]['name']}."))
+                    continue
+                g["out"] = True
+                g["hp"] = 0
+        return
+    if f["kind"] != "enemy":
+        return
+    level = int(st.scenario["level"])
+    if hp_before >= 7:
+        pool = sorted(k for k, v in items().items() if v.level <= level)
+        prize = f"item:{pool[st.rng.below(len(pool))]}"
+    else:
+        prize = f"gold:{max(1, level + hp_before - 3)}"
+    killer = by if by is not None and by["kind"] == "hero" else None
+    if killer is not None and st.flags.get("kill_melee"):
+        take_loot(st, killer, prize, events)
+    else:
+        st.loot.append([f["pos"][0], f["pos"][1], prize])
+        events.append(Event(f"{f['name']} drops {prize_text(prize)} on {cell_name(pos(f))}."))
+    if by is not None and by["kind"] == "hero":
+        by["xp"] = by.get("xp", 0) + 2
+
+
+def carry_limit(stamina: int) -> int:
+    """How many items a hero can carry: half its stamina stat, rounded down (the Item Cards page says stamina
+    sets it and gives no formula)."""
+    return stamina // 2
+
+
+def prize_text(prize: str) -> str:
+    """'3 gold' or an item's name."""
+    kind, what = prize.split(":", 1)
+    if kind == "chest":
+        return f"a treasure chest ({what} gold)"
+    return f"{what} gold" if kind == "gold" else items()[what].name
+
+
+def take_loot(st: CCState, hero: dict[str, Any], prize: str, events: list[Event]) -> None:
+    """A hero takes a loot prize: gold (doubled by Wealth of the Ancients) or an item (half its price in gold
+    if the hero holds it already or carries as many items as half its stamina)."""
+    kind, what = prize.split(":", 1)
+    if (
+        kind == "item"
+        and what not in item_ids(hero)
+        and len(hero["items"]) < carry_limit(int(hero["stamina"]))
+    ):
+        hero["items"].append({"id": what, "cd": 0, "active": False})
+        events.append(Event(f"{hero['name']} takes {items()[what].name}."))
+        return
+    if kind == "chest":
+        st.flags["chests_looted"] = int(st.flags.get("chests_looted", 0)) + 1
+        events.append(Event(f"{hero['name']} opens a treasure chest!"))
+    gold = int(what) if kind in ("gold", "chest") else items()[what].price // 2
+    if st.scenario.get("reward") == "wealth_of_the_ancients":
+        gold *= 2
+    hero["gold"] = hero.get("gold", 0) + gold
+    events.append(Event(f"{hero['name']} takes {gold} gold."))
+
+
+def die(st: CCState, advantage: bool) -> tuple[int, list[int]]:
+    """One attack die; with advantage (target stunned or confused) it is rolled again and the better kept."""
+    a = st.rng.roll()
+    if not advantage:
+        return a, [a]
+    b = st.rng.roll()
+    return max(a, b), [a, b]
+
+
+def miss_limit(st: CCState, atk: dict[str, Any], tgt: dict[str, Any], act: Action, close_ranged: bool) -> int:
+    """The highest die that misses: the card's (1, or 1-2 / 1-3), at least 2 against a Strengthened target,
+    for a Confused attacker (or the Cursed Ring's carrier), or for a ranged attack at a target within reach
+    (the Attacks page treats it as Confused)."""
+    m = act.miss
+    if has(tgt, "strengthened") or has(atk, "confused") or close_ranged or cursed(st, atk):
+        m = max(m, 2)
+    return m
+
+
+def damage_of(
+    st: CCState, atk: dict[str, Any], tgt: dict[str, Any], act: Action, d: int, bonus: int
+) -> tuple[int, bool]:
+    """Damage before defence for a non-missing damage die ``d``, and whether it pierces.
+
+    Stat and +X/-X damage use the table (2: -2 ... 6: +2 and pierce) around the stat (+X added after);
+    fixed damage is X (a 6 still pierces); roll-only damage is the die itself and never pierces. Weapons,
+    augmentations, Finishing Blows and a wounded target add after the roll."""
+    stat = int(atk["melee"] if act.kind == "melee" else atk["ranged"])
+    if act.dmg == "roll":
+        dmg, pierce = d, False
+    elif act.dmg == "fixed":
+        dmg, pierce = act.x, d == 6
+    else:
+        dmg = stat + faces(atk, act)[d] + (act.x if act.dmg == "plus" else 0)
+        pierce = d == 6
+    dmg += bonus + item_bonus(atk, act.kind) - (2 if cursed(st, atk) else 0)
+    if atk["kind"] == "hero" and "finishing_blows" in st.scenario["rules"] and tgt["hp"] < 5:
+        dmg += 1
+    if has(tgt, "wound"):
+        dmg += 1
+    return max(0, dmg), pierce
+
+
+def faces(atk: dict[str, Any], act: Action) -> dict[int, int]:
+    """The damage table this attacker uses for this action: the chapter's, with the faces the card
+    (``fN=M``) or a passive item (effect ``faceN``) changes; where both change a face the better counts."""
+    table = dict(FACE)
+    changed: dict[int, list[int]] = {}
+    for face, mod in act.faces:
+        changed.setdefault(face, []).append(mod)
+    for it in ready_items(atk):
+        card = items()[it["id"]]
+        if card.use == "passive" and card.effect.startswith("face") and card.effect[4:].isdigit():
+            changed.setdefault(int(card.effect[4:]), []).append(card.value)
+    for face, mods in changed.items():
+        table[face] = max(mods)
+    return table
+
+
+def attack_reach(
+    st: CCState, atk: dict[str, Any], act: Action, range_die: int | None, mods: dict[str, Any]
+) -> int:
+    """How far this attack reaches: melee reach; a fixed range; or a rolled range plus range bonuses
+    (Keen Eye), which apply to rolled range only."""
+    if act.kind == "melee":
+        return reach(st, atk)
+    if act.range:
+        return act.range
+    return (range_die or 0) + int(mods.get("range", 0))
+
+
+def can_target(st: CCState, atk: dict[str, Any], tgt: dict[str, Any], act: Action, max_range: int) -> bool:
+    """Whether ``tgt`` is in sight and within ``max_range`` of ``atk``."""
+    d = chebyshev(pos(atk), pos(tgt))
+    return 0 < d <= max_range and sees(st, pos(atk), pos(tgt), atk["kind"] != "enemy")
+
+
+def potential_range(st: CCState, atk: dict[str, Any], act: Action, mods: dict[str, Any] | None = None) -> int:
+    """The farthest this attack could reach: the fixed range, or 6 + bonuses for a rolled range."""
+    if act.kind == "melee":
+        return reach(st, atk)
+    return act.range or 6 + int((mods or {}).get("range", 0))
+
+
+def reroll_sources(st: CCState, hero: dict[str, Any]) -> list[str]:
+    """How a hero may re-roll now: 'free' (Rabbit's Foot), 'stamina' (once a round, 1 stamina), item ids."""
+    out = []
+    if "rabbits_foot" in st.scenario["rules"] and not hero.get("free_reroll_used"):
+        out.append("free")
+    pool = int(st.turn.get("pool", 0)) if st.turn.get("fig") == hero["id"] else 0
+    if not hero.get("reroll_used") and pool >= 1:
+        out.append("stamina")
+    for it in ready_items(hero):
+        card = items()[it["id"]]
+        if card.use == "reroll" and it["cd"] == 0 and pool >= card.stamina:
+            out.append(it["id"])
+    return out
+
+
+def start_attack(
+    st: CCState,
+    atk: dict[str, Any],
+    targets: list[str],
+    act: Action,
+    mods: dict[str, Any],
+    events: list[Event],
+) -> None:
+    """Resolve an attack on each target in turn (each resolved alone). Suspends in ``st.pending`` when a
+    hero must choose a ranged split or whether to re-roll a miss; :func:`resume_attack` goes on."""
+    st.pending = {"atk": atk["id"], "targets": list(targets), "act": action_data(act), "mods": mods}
+    next_target(st, events)
+
+
+def action_data(act: Action) -> dict[str, Any]:
+    """An action as JSON-ready data."""
+    return {"text": act.text}
+
+
+def action_from(data: dict[str, Any]) -> Action:
+    """Inverse of :func:`action_data`."""
+    return parse_actions(str(data["text"]), "suspended attack")[0]
+
+
+def next_target(st: CCState, events: list[Event]) -> None:
+    """Roll against the next target of the suspended attack, or close it when none is left."""
+    p = st.pending
+    while p and p["targets"]:
+        atk = st.figures[p["atk"]]
+        tid = p["targets"][0]
+        tgt = st.figures[tid]
+        if atk["hp"] <= 0 or atk.get("out") or tgt["hp"] <= 0 or tgt.get("out"):
+            p["targets"].pop(0)
+            continue
+        act = action_from(p["act"])
+        adv = has(tgt, "stunned") or has(tgt, "confused")
+        st.attacks.append([*atk["pos"], *tgt["pos"]])
+        if act.kind == "ranged" and not act.range:
+            a, ra = die(st, adv)
+            b, rb = die(st, adv)
+            p["dice"] = [a, b]
+            p["raw"] = ra + rb
+            if atk["kind"] == "hero":
+                p["stage"] = "split"
+                d_away = chebyshev(pos(atk), pos(tgt))
+                events.append(Event(f"{atk['name']} rolls {a} and {b} against {tgt['name']} ({d_away} away): "
+                                    "choose the range die and the damage die.", "attack", tuple(ra + rb)))  # fmt: skip
+                return
+            r, d = enemy_split(st, atk, tgt, act, a, b)
+            p["range_die"], p["dmg_die"] = r, d
+        else:
+            d, raw = die(st, adv)
+            p["dice"] = [d]
+            p["raw"] = raw
+            p["range_die"], p["dmg_die"] = None, d
+        if check_miss(st, events):
+            return
+    close_attack(st)
+
+
+def enemy_split(
+    st: CCState, atk: dict[str, Any], tgt: dict[str, Any], act: Action, a: int, b: int
+) -> tuple[int, int]:
+    """The game's choice of range and damage die: the reaching split with the higher damage die."""
+    mods = st.pending.get("mods", {})
+    best = (a, b)
+    for r, d in ((a, b), (b, a)):
+        if can_target(st, atk, tgt, act, attack_reach(st, atk, act, r, mods)) and d >= best[1]:
+            best = (r, d)
+    if not can_target(st, atk, tgt, act, attack_reach(st, atk, act, best[0], mods)):
+        best = (max(a, b), min(a, b))
+    return best
+
+
+def check_miss(st: CCState, events: list[Event]) -> bool:
+    """After the dice: a miss may be re-rolled (a hero's choice; a Boss or Captain once a round for -2
+    damage). Returns True when the attack is suspended for the hero's answer."""
+    p = st.pending
+    atk, tgt = st.figures[p["atk"]], st.figures[p["targets"][0]]
+    act = action_from(p["act"])
+    # only a damage die that misses may be re-rolled; a range die that falls short was chosen in the split
+    if reaches(st, atk, tgt, act) and missed(st, atk, tgt, act):
+        if atk["kind"] == "hero" and reroll_sources(st, atk):
+            p["stage"] = "miss"
+            events.append(Event(f"{atk['name']} rolls {p['dmg_die']} against {tgt['name']}: a miss. Re-roll it "
+                                "or accept it.", "attack", tuple(int(x) for x in p["raw"])))  # fmt: skip
+            return True
+        if atk["kind"] == "enemy" and (atk.get("captain") or atk.get("boss")) and not atk.get("reroll_used"):
+            atk["reroll_used"] = True
+            adv = has(tgt, "stunned") or has(tgt, "confused")
+            d, raw = die(st, adv)
+            events.append(Event(f"{atk['name']} rolls {p['dmg_die']} against {tgt['name']}, a miss, and re-rolls "
+                                f"it: {d}, for 2 less damage.", "attack",
+                                tuple(int(x) for x in p["raw"]) + tuple(raw)))  # fmt: skip
+            p["dmg_die"] = d
+            p["raw"] = ([p["range_die"]] if p.get("range_die") else []) + raw
+            p["penalty"] = 2
+    finish_target(st, events)
+    return False
+
+
+def reaches(st: CCState, atk: dict[str, Any], tgt: dict[str, Any], act: Action) -> bool:
+    """Whether the suspended attack's reach (melee reach, printed range, or the chosen range die plus
+    bonuses) covers ``tgt`` in sight."""
+    p = st.pending
+    return can_target(st, atk, tgt, act, attack_reach(st, atk, act, p.get("range_die"), p["mods"]))
+
+
+def missed(st: CCState, atk: dict[str, Any], tgt: dict[str, Any], act: Action) -> bool:
+    """Whether the current roll fails: out of reach, or a miss on the damage die (roll-only never misses)."""
+    p = st.pending
+    if not can_target(st, atk, tgt, act, attack_reach(st, atk, act, p.get("range_die"), p["mods"])):
+        return True
+    if act.dmg == "roll":
+        return False
+    close = act.kind == "ranged" and chebyshev(pos(atk), pos(tgt)) <= reach(st, atk)
+    return int(p["dmg_die"]) <= miss_limit(st, atk, tgt, act, close)
+
+
+def finish_target(st: CCState, events: list[Event]) -> None:
+    """Resolve the current target: damage, defence (dice or fixed; pierce denies both), statuses, push/pull."""
+    p = st.pending
+    atk, tgt = st.figures[p["atk"]], st.figures[p["targets"][0]]
+    act = action_from(p["act"])
+    dice = tuple(int(x) for x in p.get("raw", p["dice"]))
+    made = can_target(st, atk, tgt, act, attack_reach(st, atk, act, p.get("range_die"), p["mods"]))
+    what = f"{atk['name']} attacks {tgt['name']} ({act.text})"
+    if not made:
+        events.append(
+            Event(f"{what}: out of reach (range die {p.get('range_die')}), no effect.", "attack", dice)
+        )
+        p["targets"].pop(0)
+        return
+    if missed(st, atk, tgt, act):
+        events.append(Event(f"{what}: die {p['dmg_die']}, a miss.", "attack", dice))
+    else:
+        dmg, pierce = damage_of(st, atk, tgt, act, int(p["dmg_die"]), int(p["mods"].get("damage", 0)))
+        dmg = max(0, dmg - int(p.get("penalty", 0)))
+        note = f"die {p['dmg_die']}" + (f" (range {p['range_die']})" if p.get("range_die") else "")
+        blocked = 0
+        defence_dice: tuple[int, ...] = ()
+        if pierce:
+            note += ", pierces"
+        else:
+            blocked = fixed_defence(tgt)
+            if tgt.get("defence_dice"):
+                roll = st.rng.roll()
+                defence_dice = (roll,)
+                blocked += 0 if roll == 1 else (dmg if roll == 6 else roll)
+                note += f", defence die {roll}"
+            if blocked:
+                note += f", {min(blocked, dmg)} blocked"
+        final = max(0, dmg - blocked)
+        events.append(Event(f"{what}: {note} → {final} damage.", "attack", dice + defence_dice))
+        st.flags["kill_melee"] = act.kind == "melee"
+        hurt(st, tgt, final, events, atk)
+        if final > 0 and "malevolent_retaliation" in item_ids(tgt):
+            give(st, atk, "mark", events)
+        if final > 4 and atk["kind"] == "enemy" and "war_cry" in st.scenario["rules"]:
+            war_cry(st, atk, events)
+    for s in act.statuses + tuple(p["mods"].get("statuses", [])):
+        if tgt["hp"] > 0:
+            give(st, tgt, s, events)
+    if tgt["hp"] > 0 and (act.push or act.pull):
+        shove(st, atk, tgt, act.push or act.pull, away=bool(act.push), events=events)
+    p["targets"].pop(0)
+    for k in ("dice", "raw", "range_die", "dmg_die", "penalty", "stage"):
+        p.pop(k, None)
+
+
+def resume_attack(st: CCState, events: list[Event]) -> None:
+    """Go on with the suspended attack after a hero's choice."""
+    if st.pending and st.pending.get("stage") is None:
+        next_target(st, events)
+
+
+def close_attack(st: CCState) -> None:
+    """The attack is over."""
+    st.pending = {}
+
+
+def shove(
+    st: CCState, atk: dict[str, Any], tgt: dict[str, Any], n: int, away: bool, events: list[Event]
+) -> None:
+    """Push (away) or pull (toward) a figure up to ``n`` squares, each step the open square that most
+    increases (push) or decreases (pull) its distance to the actor; it stops when no step does."""
+    moved = 0
+    for _ in range(n):
+        here = pos(tgt)
+        d0 = chebyshev(here, pos(atk))
+        best = None
+        for dx, dy in KING:
+            c = (here[0] + dx, here[1] + dy)
+            if not step_ok(st, here, c) or occupant(st, c):
+                continue
+            d = chebyshev(c, pos(atk))
+            if (away and d > d0) or (not away and 0 < d < d0):
+                key = (-d if away else d, c[1], c[0])
+                if best is None or key < best[0]:
+                    best = (key, c)
+        if best is None:
+            break
+        tgt["pos"] = [best[1][0], best[1][1]]
+        moved += 1
+        if is_trap(st, best[1]) and not tgt.get("flying"):
+            events.append(Event(f"{tgt['name']} lands on a trap."))
+            hurt(st, tgt, TRAP_DAMAGE, events)
+            if tgt["hp"] <= 0:
+                break
+    if moved:
+        events.append(Event(f"{tgt['name']} is {'pushed' if away else 'pulled'} to {cell_name(pos(tgt))}."))
+
+
+def war_cry(st: CCState, atk: dict[str, Any], events: list[Event]) -> None:
+    """War Cry: a Captain of that group appears next to it when the group has none left."""
+    group = [g for g in alive(st) if g["kind"] == "enemy" and g["type"] == atk["type"]]
+    if any(g.get("captain") for g in group) or atk.get("boss"):
+        return
+    spot = free_near(st, pos(atk))
+    if spot is None:
+        return
+    fig = make_enemy(st, atk["type"], True, spot, f"{enemies()[atk['type']].short}w{st.round}")
+    st.figures[fig["id"]] = fig
+    events.append(Event(f"War Cry! A {fig['name']} joins the fight on {cell_name(spot)}."))
+
+
+def free_near(st: CCState, c: Cell) -> Cell | None:
+    """The nearest empty floor square to ``c`` (ties by row, column)."""
+    w, h = size(st)
+    cands = [
+        (x, y) for x in range(w) for y in range(h) if not is_wall(st, (x, y)) and not occupant(st, (x, y))
+    ]
+    if not cands:
+        return None
+    return min(cands, key=lambda q: (chebyshev(q, c), q[1], q[0]))
+
+
+def make_enemy(st: CCState, etype: str, captain: bool, at: Cell, fid: str) -> dict[str, Any]:
+    """An enemy figure of ``etype`` at the scenario's level."""
+    t = enemies()[etype]
+    boss = t.rank == "boss"
+    mv, hp, strength = enemy_stats(etype, int(st.scenario["level"]), captain)
+    name = t.name + (" Captain" if captain else "")
+    return {"id": fid, "kind": "enemy", "type": etype, "name": name, "pos": [at[0], at[1]], "hp": hp,
+            "max_hp": hp, "melee": strength, "ranged": strength, "move": mv, "captain": captain and not boss,
+            "boss": boss, "defence": t.defence_fixed, "defence_dice": t.defence_dice, "flying": t.flying,
+            "st": {}, "reroll_used": False}  # fmt: skip
+
+
+def make_prisoner(at: Cell) -> dict[str, Any]:
+    """The captive of a rescue scenario: nobody's foe, going nowhere, until a hero frees it."""
+    name, hp, melee, move, _acts = SUMMONS["prisoner"]
+    return {"id": "prisoner", "kind": "ally", "captive": True, "name": "the Prisoner", "pos": [at[0], at[1]],
+            "hp": hp, "max_hp": hp, "melee": melee, "ranged": 0, "move": move, "st": {}, "defence": 0}  # fmt: skip
+
+
+def free_prisoner(st: CCState, hero: dict[str, Any], events: list[Event]) -> None:
+    """A hero next to the captive frees it: from the next round it acts after that hero, who moves it. It
+    stays an Ally (not a summon), so the enemies' priority list passes it by unless it is Marked."""
+    p = st.figures.get("prisoner")
+    if p is None or not p.get("captive") or p["hp"] <= 0 or chebyshev(pos(p), pos(hero)) > 1:
+        return
+    p.update(captive=False, summon="prisoner", owner=hero["id"], seat=hero["seat"])
+    events.append(Event(f"{hero['name']} frees the Prisoner! Lead it to the exit."))
+
+
+def make_summon(owner: dict[str, Any], kind: str, at: Cell, fid: str) -> dict[str, Any]:
+    """A summon of ``kind`` for ``owner``."""
+    name, hp, melee, move, _acts = SUMMONS[kind]
+    return {"id": fid, "kind": "summon", "summon": kind, "owner": owner["id"], "seat": owner["seat"],
+            "name": f"{owner['name']}'s {name}", "pos": [at[0], at[1]], "hp": hp, "max_hp": hp, "melee": melee,
+            "ranged": 0, "move": move, "st": {}, "defence": 0}  # fmt: skip
+
+
+# -- enemy behaviour --------------------------------------------------------------------------------------
+def fastest_speed(st: CCState, f: dict[str, Any]) -> int:
+    """A party figure's initiative this round for enemy targeting (summons use their owner's; the Ring of
+    Cloak's carrier counts 10 less)."""
+    for _kind, fid, speed in st.order:
+        if fid == f["id"] or (f["kind"] == "summon" and fid == f.get("owner")):
+            cloak = "ring_of_cloak" in st.scenario["rules"] and st.flags.get("ring_carrier") == f["id"]
+            return int(speed) - (10 if cloak else 0)
+    return 0
+
+
+def cursed(st: CCState, f: dict[str, Any]) -> bool:
+    """Whether ``f`` carries the Cursed Ring this round (its attacks count as Confused and deal 2 less)."""
+    return "cursed_ring" in st.scenario["rules"] and st.flags.get("ring_carrier") == f["id"]
+
+
+def pick_targets(
+    st: CCState,
+    e: dict[str, Any],
+    n: int,
+    dist: dict[Cell, int],
+    among: list[dict[str, Any]] | None = None,
+    events: list[Event] | None = None,
+    prefer: dict[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """Up to ``n`` targets by the enemy priority: Mark, then summons, then the closest hero, then the
+    fastest; a die roll breaks what is still tied. Each further target is picked by the same list.
+    ``among`` limits the choice (the foes an attack can reach); ``prefer`` (the figure the enemy walked
+    toward) wins a tie without a second roll."""
+    pool = foes(st, e) if among is None else among
+    cands = [g for g in pool if g["kind"] in ("hero", "summon") or has(g, "mark")]
+    out = []
+    for _ in range(n):
+        if not cands:
+            break
+
+        def walk(g: dict[str, Any]) -> int:
+            p = pos(g)
+            near = [dist[(p[0] + dx, p[1] + dy)] for dx, dy in KING if (p[0] + dx, p[1] + dy) in dist]
+            return min(near) if near else 999
+
+        keys = {g["id"]: (0 if has(g, "mark") else 1, 0 if g["kind"] == "summon" else 1, walk(g),
+                          -fastest_speed(st, g)) for g in cands}  # fmt: skip
+        top = min(keys.values())
+        tied = [g for g in cands if keys[g["id"]] == top]
+        if len(tied) == 1:
+            choice = tied[0]
+        elif prefer is not None and prefer in tied:
+            choice = prefer
+        else:
+            roll = st.rng.roll()
+            choice = tied[(roll - 1) % len(tied)]
+            if events is not None:
+                names = ", ".join(g["name"] for g in tied)
+                events.append(Event(f"{e['name']} rolls {roll} to choose between {names}: {choice['name']}.",
+                                    dice=(roll,)))  # fmt: skip
+        out.append(choice)
+        cands.remove(choice)
+    return out
+
+
+def enemy_turn(st: CCState, e: dict[str, Any], card_index: int, events: list[Event]) -> None:
+    """One enemy's turn with its type's drawn speed card: poison, then move toward its target by the
+    priority list, stopping as soon as it is in range (around traps where it can), then its actions in order
+    (a rift it opens goes as close to the heroes as it can; a rift-gated action needs a rift unless the
+    scenario's Elemental Fury forbids enemies rifts)."""
+    t = enemies()[e["type"]]
+    card = t.deck[card_index]
+    start_turn_statuses(st, e, events)
+    if e["hp"] <= 0:
+        return
+    attacks = [a for a in card.actions if a.kind in ("melee", "ranged")]
+    main = attacks[0] if attacks else card.actions[0]
+    steps = max(0, int(e["move"]) + card.move + (1 if has(e, "adrenaline") else 0))
+    e["st"].pop("adrenaline", None)
+    rng_needed = (
+        main.range if main.kind == "ranged" and main.range else (reach(st, e) if main.kind == "melee" else 3)
+    )
+    dist = distance_map(st, e, avoid_traps=False)
+    targets = pick_targets(st, e, 1, dist, events=events)
+    if not targets:
+        end_turn_statuses(e)
+        return
+    goal = targets[0]
+    if not has(e, "paralyze") and not (
+        chebyshev(pos(e), pos(goal)) <= rng_needed and sees(st, pos(e), pos(goal))
+    ):
+        enemy_move(st, e, goal, steps, rng_needed, events)
+        if e["hp"] <= 0:
+            return
+        dist = distance_map(st, e, avoid_traps=False)  # "closest" now counts from where it stands
+    for act in card.actions:
+        if e["hp"] <= 0 or st.result is not None:
+            return
+        if act.needs:
+            if "elemental_fury" in st.scenario["rules"]:
+                events.append(Event(f"Elemental Fury: {e['name']} cannot use rifts; '{act.text}' fails."))
+                continue
+            if not use_rift(st, e, act.needs, events):
+                events.append(Event(f"{e['name']} has no {act.needs} rift: '{act.text}' fails."))
+                continue
+        if act.kind == "rift":
+            enemy_rift(st, e, act.what, events)
+        elif act.kind in ("melee", "ranged"):
+            if has(e, "disarm"):
+                events.append(Event(f"{e['name']} is disarmed and cannot attack."))
+                continue
+            limit = potential_range(st, e, act)
+            in_reach = [g for g in foes(st, e) if can_target(st, e, g, act, limit)]
+            # the priority list picks among the foes this attack reaches (a Marked hero out of reach does
+            # not shield the one standing next to the enemy)
+            picked = pick_targets(st, e, act.targets, dist, in_reach, events, goal)
+            if picked:
+                start_attack(st, e, [g["id"] for g in picked], act, {}, events)
+                st.pending = {}
+            else:
+                events.append(Event(f"{e['name']} has no one in reach."))
+        elif act.kind == "shield":
+            e["shield"] = int(e.get("shield", 0)) + act.x
+        elif act.kind == "heal":
+            heal(st, e, act.x, events)
+    st.flags.pop("rift_here", None)
+    end_turn_statuses(e)
+
+
+def enemy_move(
+    st: CCState, e: dict[str, Any], goal: dict[str, Any], steps: int, rng_needed: int, events: list[Event]
+) -> None:
+    """Walk toward ``goal``: a square in range (and sight) if one is reachable, with the fewest traps and then
+    the fewest steps; otherwise the reachable square nearest the goal. Traps on the way hurt."""
+    best = wary_routes(st, e, steps)
+    options = [c for c in best if c == pos(e) or not occupant(st, c)]
+
+    def score(c: Cell) -> tuple[int, int, int, int, int]:
+        in_range = chebyshev(c, pos(goal)) <= rng_needed and sees(st, c, pos(goal))
+        gd = goal_distance(st, goal, c)
+        walk = len(best[c][1])
+        return (0 if in_range else 1, best[c][0], walk if in_range else gd, gd, c[1] * 100 + c[0])
+
+    dest = min(options, key=score)
+    if dest == pos(e):
+        return
+    walked = best[dest][1]
+    e["pos"] = [dest[0], dest[1]]
+    st.trail = [[c[0], c[1]] for c in walked]
+    events.append(Event(f"{e['name']} moves to {cell_name(dest)}."))
+    for c in walked:
+        if is_trap(st, c) and not e.get("flying"):
+            events.append(Event(f"{e['name']} walks through a trap on {cell_name(c)}."))
+            hurt(st, e, TRAP_DAMAGE, events)
+
+
+def enemy_rift(st: CCState, e: dict[str, Any], element: str, events: list[Event]) -> None:
+    """An enemy opens a rift on the empty square within its reach closest to a hero (none if no square)."""
+    heroes = [pos(f) for f in alive(st) if f["kind"] == "hero"]
+    here, rch = pos(e), reach(st, e)
+    spots = [
+        (x, y)
+        for x in range(here[0] - rch, here[0] + rch + 1)
+        for y in range(here[1] - rch, here[1] + rch + 1)
+        if (x, y) != here
+        and not is_wall(st, (x, y))
+        and not occupant(st, (x, y))
+        and not any((r[0], r[1]) == (x, y) for r in st.rifts)
+    ]
+    if not spots or not heroes:
+        return
+    spot = min(spots, key=lambda c: (min(chebyshev(c, h) for h in heroes), c[1], c[0]))
+    st.rifts.append([spot[0], spot[1], element])
+    events.append(Event(f"{e['name']} opens a {element} rift on {cell_name(spot)}."))
+
+
+def goal_distance(st: CCState, goal: dict[str, Any], c: Cell) -> int:
+    """Walking distance between a square and a target figure (squares, ignoring figures)."""
+    return walking_distance(st, pos(goal), c)
+
+
+def walking_distance(st: CCState, a: Cell, b: Cell) -> int:
+    """Steps between two squares around walls, ignoring figures (999: no way)."""
+    value: int = _walk_from(tuple(st.scenario["rows"]), a).get(b, 999)
+    return value
+
+
+@lru_cache(maxsize=512)
+def _walk_from(rows: tuple[str, ...], start: Cell) -> dict[Cell, int]:
+    def wall(c: Cell) -> bool:
+        return not (0 <= c[1] < len(rows) and 0 <= c[0] < len(rows[0])) or rows[c[1]][c[0]] == "#"
+
+    dm = {start: 0}
+    q: deque[Cell] = deque([start])
+    while q:
+        x = q.popleft()
+        for dx, dy in KING:
+            n = (x[0] + dx, x[1] + dy)
+            if n in dm or wall(n) or (dx and dy and wall((n[0], x[1])) and wall((x[0], n[1]))):
+                continue
+            dm[n] = dm[x] + 1
+            q.append(n)
+    return dm
+
+
+def use_rift(st: CCState, f: dict[str, Any], element: str, events: list[Event]) -> bool:
+    """Use a rift of ``element``: one within reach is used freely; otherwise a die roll of at least the
+    distance minus reach reaches the nearest. The used rift closes. Returns whether one was used."""
+    mine = [r for r in st.rifts if r[2] == element]
+    if not mine:
+        return False
+    here = pos(f)
+    r = min(mine, key=lambda r: (chebyshev(here, (r[0], r[1])), r[1], r[0]))
+    d = chebyshev(here, (r[0], r[1]))
+    rch = reach(st, f)
+    if d > rch:
+        roll = st.rng.roll()
+        if roll < d - rch:
+            events.append(Event(f"{f['name']} reaches for the {element} rift {d} away: rolls {roll}, too short.",
+                                dice=(roll,)))  # fmt: skip
+            return False
+        events.append(Event(f"{f['name']} reaches the {element} rift {d} away with a {roll}.", dice=(roll,)))
+    if d == 0:
+        # a rift on the actor's own square stays open until the end of its turn
+        st.flags.setdefault("rift_here", []).append(element)
+    else:
+        st.rifts.remove(r)
+    events.append(Event(f"{f['name']} draws on the {element} rift."))
+    return True
+
+
+# -- statuses at turn edges -------------------------------------------------------------------------------
+def start_turn_statuses(st: CCState, f: dict[str, Any], events: list[Event]) -> None:
+    """At the start of a figure's turn: Poison costs 1 health; turn-long statuses now run to its turn's end."""
+    for k, v in list(f["st"].items()):
+        if v == "turn":
+            f["st"][k] = "turn*"
+    if has(f, "poison"):
+        events.append(Event(f"{f['name']} suffers 1 poison damage."))
+        hurt(st, f, 1, events)
+
+
+def end_turn_statuses(f: dict[str, Any]) -> None:
+    """At the end of a figure's turn, statuses lasting until then end."""
+    for k, v in list(f["st"].items()):
+        if v == "turn*":
+            del f["st"][k]
+
+
+# -- outcome ------------------------------------------------------------------------------------------------
+def check_outcome(st: CCState, events: list[Event]) -> bool:
+    """Set the result when the objective is met or failed. Returns True once the game is over."""
+    if st.result is not None:
+        return True
+    heroes = [f for f in alive(st) if f["kind"] == "hero"]
+    foes_left = [f for f in alive(st) if f["kind"] == "enemy"]
+    obj = st.scenario["objective"]
+    win = ""
+    if obj == "kill_boss":
+        if not any(f.get("boss") for f in foes_left):
+            win = "The boss is slain!"
+    elif obj == "treasure":
+        if int(st.flags.get("chests_looted", 0)) >= CHESTS:
+            win = "Every chest is looted!"
+    elif obj == "rescue":
+        if st.flags.get("rescued"):
+            win = "The Prisoner is out!"
+        elif st.figures["prisoner"]["hp"] <= 0:
+            st.result = Outcome(frozenset(), "The Prisoner has fallen. The rescue has failed.")
+    elif obj == "escape":
+        if (
+            heroes
+            and all(char(st, pos(f)) == "E" for f in heroes)
+            or (st.flags.get("escaped") and not heroes)
+        ):
+            win = "The party escaped!"
+    elif not foes_left:
+        win = "Every enemy is dead!"
+    if st.result is not None:
+        pass
+    elif win and (heroes or st.flags.get("escaped")):
+        st.result = Outcome(frozenset(st.seats), f"{win} The heroes win {st.scenario['name']}.")
+    elif not heroes:
+        st.result = Outcome(frozenset(), "Every hero has fallen. The enemies win.")
+    elif st.round > int(st.scenario["rounds"]):
+        st.result = Outcome(
+            frozenset(), f"Round {st.scenario['rounds']} is over and the objective is not met."
+        )
+    if st.result is not None:
+        st.phase = "over"
+        events.append(Event(st.result.reason, "end", board=True))
+        return True
+    return False
+
+
+def hero_of(st: CCState, seat: str) -> dict[str, Any] | None:
+    """The hero played from ``seat``."""
+    for f in st.figures.values():
+        if f["kind"] == "hero" and f["seat"] == seat:
+            return f
+    return None
+
+
+def parse_cell_for(st: CCState, text: str) -> Cell:
+    """A typed square on this map. Raises IllegalCommand when it is malformed or off the map."""
+    w, h = size(st)
+    return parse_cell(text, w, h)

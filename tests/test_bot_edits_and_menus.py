@@ -1,0 +1,116 @@
+"""The per-channel edit queue (coalescing within the rate limit, latest state wins) on a virtual clock,
+and the grouping of legal commands into menus and autocomplete entries (bot/tap.py)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot import tap
+from bot.edits import EditQueue
+from engine import Command
+
+
+class VirtualTime:
+    """A clock whose sleep only moves the clock."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
+        await asyncio.sleep(0)
+
+
+async def test_a_burst_is_coalesced_within_the_rate_limit_and_the_latest_wins() -> None:
+    t = VirtualTime()
+    q = EditQueue(rate=5, per=5.0, clock=t.clock, sleep=t.sleep)
+    sent: list[tuple[int, int, float]] = []
+
+    def editor(message: int, state: int):  # noqa: ANN202
+        async def send() -> None:
+            sent.append((message, state, t.now))
+
+        return send
+
+    for state in range(40):  # 40 requests for message 1 and 20 for message 2, all at once
+        q.edit("c", 1, editor(1, state))
+        if state % 2 == 0:
+            q.edit("c", 2, editor(2, state))
+    await q.drain()
+    # Each message was edited once, with its latest state, as soon as allowed.
+    assert [(m, s) for m, s, _at in sent] == [(1, 39), (2, 38)]
+    # A long stream of requests never exceeds 5 edits in any 5 seconds, and its last state is shown.
+    sent.clear()
+    for state in range(30):
+        q.edit("c", 1, editor(1, state))
+        await asyncio.sleep(0)
+        t.now += 0.1
+    await q.drain()
+    assert sent[-1][:2] == (1, 29)
+    times = [at for _m, _s, at in sent]
+    assert all(b - a >= 5.0 - 1e-9 for a, b in zip(times, times[5:], strict=False))
+    assert q.peak_rate() <= 1.0  # 5 edits per 5 s
+    other = EditQueue(clock=t.clock, sleep=t.sleep)
+    other.edit("d", 1, editor(1, 0))  # another channel has its own budget
+    await other.drain()
+    assert sent[-1][:2] == (1, 0)
+
+
+def command(text: str, label: str = "") -> Command:
+    verb, *args = text.split()
+    return Command(verb, tuple(args), label)
+
+
+def test_menus_group_by_verb_then_argument_and_fit_25() -> None:
+    squares = [f"{c}{r}" for c in "abcdefghijklmnopqrst" for r in range(1, 21)]
+    rooms = {s: ("Quarters" if s[0] < "f" else "Bridge" if s[0] < "m" else "Engine") for s in squares}
+    legal = [command(f"crate {s}", f"Place a crate in the {rooms[s]} ({s})") for s in squares]
+    legal += [command("end", "End the setup")]
+    # Verb first; a menu with one kind of command only goes straight to its groups.
+    assert [e.value for e in tap.entries(legal)] == [">crate", "=end"]
+    assert tap.entries(legal[:-1]) == tap.entries(legal, "crate")
+    top = tap.entries(legal, "crate")
+    # 400 squares: one entry per room (the label without its square), with a count.
+    assert [e.value for e in top] == [">crate|0", ">crate|1", ">crate|2"]
+    assert top[0].label.startswith("Place a crate in the Quarters") and top[0].count == 100
+    quarters = tap.entries(legal, "crate|0")
+    # 100 squares in a room: split by column, each column holds 20 (one menu).
+    assert len(quarters) == 5 and all(len(tap.entries(legal, e.value[1:])) <= 25 for e in quarters)
+    # Every command is reachable, and no menu page holds more than 25 entries.
+    reached: set[str] = set()
+
+    def walk(path: str) -> None:
+        items = tap.entries(legal, path)
+        number = 0
+        while True:
+            page, more = tap.page(items, number)
+            assert len(page) <= 25
+            for e in page:
+                assert len(e.label) <= 100 and len(e.value) <= 100
+                if e.value.startswith("="):
+                    reached.add(e.value[1:])
+                elif e.value.startswith(">"):
+                    walk(e.value[1:])
+            if not more:
+                break
+            number += 1
+
+    walk("")
+    assert reached == {c.text for c in legal}
+
+
+def test_autocomplete_hides_no_kind_of_command() -> None:
+    legal = [command(f"move oni {c}{r}", f"Oni moves to {c}{r}") for c in "abcdefgh" for r in range(1, 9)]
+    legal += [command(f"shoot oni {t}") for t in ("kappa", "tengu")]
+    legal += [command("end", "End Oni's activation")]
+    shown = tap.autocomplete(legal, "")
+    assert len(shown) <= 25
+    values = [e.value for e in shown]
+    assert "end" in values  # short one-off commands are always there
+    assert any(e.label.startswith("oni shoot") or "shoot" in e.label for e in shown)  # shooting is not hidden
+    assert "commands match" in shown[-1].label and "narrow" in shown[-1].label
+    narrowed = tap.autocomplete(legal, "shoot")
+    assert [e.value for e in narrowed] == ["shoot oni kappa", "shoot oni tengu"]

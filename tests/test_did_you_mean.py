@@ -1,0 +1,20 @@
+"""A mistyped verb or argument gets "did you mean …?" built from the legal commands (engine/game.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import IllegalCommand, UnknownCommand, new_game
+
+
+def test_mistyped_verb_and_argument_get_a_suggestion() -> None:
+    game = new_game("escape", seats={"resistance": None, "isc": None}, seed=1)
+    with pytest.raises(UnknownCommand) as verb:
+        game.parse("resistance", "crat a1")
+    assert "Did you mean 'crate a1'?" in str(verb.value) and "Commands:" not in str(verb.value)
+    with pytest.raises(IllegalCommand) as square:
+        game.parse("resistance", "crate a1x")
+    assert "Did you mean 'crate a1'?" in str(square.value)
+    with pytest.raises(UnknownCommand) as garbage:  # nothing close: the rule's own message, unchanged
+        game.parse("resistance", "xyzzy")
+    assert "Did you mean" not in str(garbage.value) and "Commands:" in str(garbage.value)
