@@ -277,6 +277,9 @@ def state_snapshot(game: Game) -> str:
     command by command, so the snapshot stays the same size however long the game runs)."""
     data = game.to_data()
     data["log"] = []
+    data["log_start"] = game.plies  # the position knows how many commands led to it
+    if not data["log_start"]:
+        del data["log_start"]
     return canonical.dumps(data)
 
 
@@ -293,6 +296,7 @@ def full_snapshot(snapshot: str, version: int, log: list[LogLine]) -> str:
         if len(missing) != version - held:
             raise ValueError(f"the command log has {held + len(missing)} of {version} commands")
         data["log"] = [*(data.get("log") or []), *missing]
+    data.pop("log_start", None)
     return canonical.dumps(data)
 
 

@@ -42,6 +42,7 @@ class Game:
         dice: list[int],
         state: GameState,
         log: list[LogEntry] | None = None,
+        log_start: int = 0,
     ) -> None:
         self.ruleset = ruleset
         self.setup_options = setup
@@ -49,6 +50,14 @@ class Game:
         self.dice = list(dice)
         self.state = state
         self.log: list[LogEntry] = list(log or [])
+        # How many commands came before ``log[0]``: a store may keep the log apart from the state and load
+        # a game without it (the position does not need it; only :meth:`replay` does).
+        self.log_start = log_start
+
+    @property
+    def plies(self) -> int:
+        """How many commands have been played since the game was set up."""
+        return self.log_start + len(self.log)
 
     # -- who acts ----------------------------------------------------------------------------------
     @property
@@ -161,7 +170,7 @@ class Game:
             self.legal_commands(seat),
             level=level or self.bot_level(seat),
             seed=self.seed,
-            ply=len(self.log),
+            ply=self.plies,
             clock=clock,
             seconds=seconds,
         )
@@ -223,7 +232,7 @@ class Game:
     # -- persistence ---------------------------------------------------------------------------------
     def to_data(self) -> dict[str, Any]:
         """The whole game as JSON-ready data: header, log and the current state."""
-        return {
+        data: dict[str, Any] = {
             "schema": SCHEMA_VERSION,
             "ruleset": self.ruleset.id,
             "content_version": self.ruleset.content_version,
@@ -235,13 +244,24 @@ class Game:
             "log": [[e.seat, e.text] for e in self.log],
             "state": self.state.to_data(),
         }
+        if self.log_start:
+            data["log_start"] = self.log_start
+        return data
 
     def to_json(self) -> str:
         """Canonical JSON of :meth:`to_data`."""
         return canonical.dumps(self.to_data())
 
     def replay(self, upto: int | None = None) -> Game:
-        """A new game built from this one's header, with its log (the first ``upto`` commands) replayed."""
+        """A new game built from this one's header, with its log (the first ``upto`` commands) replayed.
+
+        Raises SetupError when this game was loaded without the start of its log (``log_start``).
+        """
+        if self.log_start:
+            raise SetupError(
+                f"This game was loaded without its first {self.log_start} commands; load it with its "
+                "whole log to replay it."
+            )
         fresh = new_game(
             self.ruleset.id,
             scenario=self.setup_options.scenario,
@@ -263,6 +283,7 @@ class Game:
             self.dice,
             self.ruleset.copy_state(self.state),
             self.log,
+            self.log_start,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -321,7 +342,8 @@ def load_game(text: str | dict[str, Any]) -> Game:
         setup = SetupOptions(scenario=data["scenario"], seats=seats, options=dict(data["options"]))
         state = rs.load_state(data["state"])
         log = [LogEntry(seat, cmd) for seat, cmd in data["log"]]
-        return Game(rs, setup, int(data["seed"]), list(data["dice"]), state, log)
+        start = int(data.get("log_start", 0))
+        return Game(rs, setup, int(data["seed"]), list(data["dice"]), state, log, start)
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, SetupError):
             raise
