@@ -19,7 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import RULESETS, Game, load_game, new_game  # noqa: E402
-from engine.ai.random_policy import Picker, fast_random_game  # noqa: E402
+from engine.ai.random_policy import Picker  # noqa: E402
+from engine.ai.selfplay import fast_random_game  # noqa: E402
 from engine.ruleset import Ruleset  # noqa: E402
 
 

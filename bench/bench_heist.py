@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine.rulesets.heist  # noqa: E402,F401
 from engine import Game, load_game, new_game  # noqa: E402
-from engine.ai.random_policy import fast_random_game  # noqa: E402
+from engine.ai.selfplay import fast_random_game  # noqa: E402
 
 SEATS = {"p1": None, "p2": None, "p3": None, "p4": None}
 

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_engine import median_legal_and_apply_ms  # noqa: E402  (this folder is on sys.path)
 
 from engine import Game, new_game  # noqa: E402
-from engine.ai.random_policy import fast_random_game  # noqa: E402
+from engine.ai.selfplay import fast_random_game  # noqa: E402
 
 
 def mid_game(seed: int = 3) -> Game:

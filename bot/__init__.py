@@ -20,16 +20,22 @@ def create_bot(
     """The configured bot, not logged in. ``config`` overrides :class:`bot.config.Config` fields.
 
     Settings come from ``env_file`` (none by default) and the environment, then ``database`` and
-    ``config``. Call ``await bot.start(token)`` to run it, or drive it offline with ``tests/harness.py``.
+    ``config``. With ``shards`` (ESCAPADE_SHARDS) it is an auto-sharded bot running only those shards
+    of ``shard_count``; raises ValueError when they do not fit together. Call ``await bot.start(token)`` to run it, or drive it offline with ``tests/harness.py``.
     """
     import time
 
-    from bot.client import EscapadeBot
+    from bot.client import EscapadeBot, ShardedEscapadeBot
     from bot.config import Config
 
     if database is not None:
         config["database"] = str(database)
     cfg = Config.load(env_file, **config)
+    shards = cfg.shard_set()
+    if shards is not None:  # several processes: this one runs only these shards
+        return ShardedEscapadeBot(
+            cfg, clock=clock or time.time, shard_ids=list(shards.ids), shard_count=shards.count
+        )
     return EscapadeBot(cfg, clock=clock or time.time)
 
 

@@ -6,22 +6,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import secrets
+import socket
 import time
 from collections.abc import Callable
+from typing import Any
 
-import aiohttp
 import discord
 from discord.ext import commands
 
 from bot import errors, present
-from bot.config import Config
+from bot.config import Config, Shards
+from bot.database import open_store
 from bot.edits import EditQueue
 from bot.games import GameService, Played
 from bot.replies import Replier
-from bot.store import Notification, Store, open_store
+from bot.store import Notification, Store
 from bot.views import DYNAMIC_ITEMS
 
 log = logging.getLogger("escapade")
+
+CLAIM_BATCH = 100  # notifications claimed at a time
 
 COGS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.rules", "bot.cogs.campaign")
 
@@ -30,7 +36,12 @@ class EscapadeBot(commands.Bot):
     """Escapade's Discord client. Build it with :func:`bot.create_bot`."""
 
     def __init__(
-        self, config: Config, *, store: Store | None = None, clock: Callable[[], float] = time.time
+        self,
+        config: Config,
+        *,
+        store: Store | None = None,
+        clock: Callable[[], float] = time.time,
+        **options: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channel and thread cache; no privileged intent
@@ -39,6 +50,7 @@ class EscapadeBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **options,
         )
         self.config = config
         self.clock = clock
@@ -46,9 +58,13 @@ class EscapadeBot(commands.Bot):
         self.games = GameService(self.store, config, clock)
         self.edits = EditQueue()  # message edits, coalesced per channel within the rate limit
         self.replier = Replier(self)
-        self.sync_commands = True
+        self.shards_served: Shards | None = config.shard_set()
+        # Who claims notifications in a shared store: this process, unique across machines and restarts.
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        # Commands are registered with Discord once, by the process running shard 0 (or all shards).
+        self.sync_commands = self.shards_served is None or 0 in self.shards_served.ids
         self._notify_task: asyncio.Task[None] | None = None
-        self.reply_retry_pauses: tuple[float, ...] = (1.0, 3.0)  # seconds before each new try
+        self.reply_retry_pauses: tuple[float, ...] = (1.0, 3.0)  # seconds before each new try of a reply
 
     async def setup_hook(self) -> None:
         """Open the store, load the cogs, register the buttons, send what fell due while we were down."""
@@ -75,39 +91,15 @@ class EscapadeBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._notify_task
         self.edits.cancel()
+        self.games.thinker.close()
         await super().close()
         await self.store.close()
 
     # -- replies -----------------------------------------------------------------------------------
     async def reply_played(self, interaction: discord.Interaction, played: Played, note: str = "") -> None:
         """Answer an interaction: the turn message is edited, or a new one posted pinging whoever the
-        decision passed to (see :mod:`bot.replies`).
-
-        The command is already stored: a reply Discord fails (a 5xx, a dropped connection) is tried again
-        after a pause; if it still fails, the result is posted in the channel instead, and ReplyFailed
-        tells the player the truth (the move stands) rather than "nothing was changed".
-        """
-        for pause in (*self.reply_retry_pauses, None):
-            try:
-                await self.replier.played(interaction, played, note=note)
-                return
-            except Exception as exc:
-                if not transient(exc):
-                    raise
-                log.warning(
-                    "Reply to interaction %s failed (%s); game %s", interaction.id, exc, played.row.id
-                )
-                if pause is None:
-                    break
-                await asyncio.sleep(pause)
-        posted = False
-        try:
-            await self.replier.played(None, played, note=note, new=True)
-            posted = True
-        except Exception:
-            log.exception("Could not post game %s's result in its channel either", played.row.id)
-        text = played.steps[0].text if played.steps and not played.steps[0].secret else "your command"
-        raise errors.ReplyFailed(text, posted)
+        decision passed to (see :mod:`bot.replies`)."""
+        await self.replier.played(interaction, played, note=note)
 
     async def show_moves(self, interaction: discord.Interaction, seat: str) -> None:
         """Privately, the board with ``seat``'s reachable squares and targets highlighted."""
@@ -159,16 +151,21 @@ class EscapadeBot(commands.Bot):
                 log.exception("Notification loop failed; trying again later")
 
     async def run_due_notifications(self, now: float | None = None) -> int:
-        """Send every notification due by ``now``; returns how many were handled."""
+        """Send every notification due by ``now`` for this process's servers; returns how many were
+        handled. Each is claimed first, so processes sharing the store never send one twice."""
         now = self.clock() if now is None else now
-        due = await self.store.due_notifications(now)
-        for n in due:
-            try:
-                await self._notify(n)
-            except Exception:
-                log.exception("Notification %s (%s) for game %s failed", n.id, n.kind, n.game_id)
-            await self.store.mark_sent(n.id, now)
-        return len(due)
+        handled = 0
+        while True:
+            due = await self.store.claim_notifications(now, self.owner, self.shards_served, CLAIM_BATCH)
+            for n in due:
+                try:
+                    await self._notify(n)
+                except Exception:
+                    log.exception("Notification %s (%s) for game %s failed", n.id, n.kind, n.game_id)
+                await self.store.mark_sent(n.id, now)
+            handled += len(due)
+            if len(due) < CLAIM_BATCH:
+                return handled
 
     async def _notify(self, n: Notification) -> None:
         row = await self.store.get_game(n.game_id)
@@ -218,8 +215,6 @@ class EscapadeBot(commands.Bot):
                 await channel.send(f"⌛ Game #{ended.id}: {ended.result['reason']}")
 
 
-def transient(exc: BaseException) -> bool:
-    """True for a failure worth trying again: Discord's 5xx, a rate limit, a dropped connection."""
-    if isinstance(exc, discord.HTTPException):
-        return exc.status >= 500 or exc.status == 429
-    return isinstance(exc, aiohttp.ClientError | asyncio.TimeoutError | ConnectionError)
+class ShardedEscapadeBot(EscapadeBot, commands.AutoShardedBot):
+    """Escapade's client for some of the shards (``shard_ids`` out of ``shard_count``), one of several
+    processes sharing a PostgreSQL store. Build it with :func:`bot.create_bot` and ESCAPADE_SHARDS."""

@@ -32,6 +32,22 @@ def read_env_file(path: str | Path) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
+class Shards:
+    """The Discord shards one process serves: ``ids`` out of ``count``.
+
+    A server belongs to shard ``(guild_id >> 22) % count`` (Discord's rule); a game outside a server
+    (no guild id) to shard 0, where Discord delivers direct messages.
+    """
+
+    ids: tuple[int, ...]
+    count: int
+
+    def owns(self, guild_id: str | None) -> bool:
+        """True when the server ``guild_id`` is served by one of these shards."""
+        return (int(guild_id or 0) >> 22) % self.count in self.ids
+
+
+@dataclass(frozen=True)
 class Config:
     """The bot's settings. Durations are in hours."""
 
@@ -45,6 +61,8 @@ class Config:
     game_expiry_hours: float = 24.0 * 30  # a game without a move for this long is closed
     notify_interval: float = 60.0  # seconds between checks for due notifications (0: no loop)
     cache_size: int = 64  # games kept in memory (least recently played dropped first)
+    shards: tuple[int, ...] = ()  # the Discord shards this process runs (empty: all of them)
+    shard_count: int = 0  # how many shards in all (0: one process, Discord's recommended count)
 
     ENV = {
         "token": "DISCORD_TOKEN",
@@ -57,6 +75,8 @@ class Config:
         "game_expiry_hours": "ESCAPADE_GAME_EXPIRY_HOURS",
         "notify_interval": "ESCAPADE_NOTIFY_INTERVAL",
         "cache_size": "ESCAPADE_CACHE_SIZE",
+        "shards": "ESCAPADE_SHARDS",
+        "shard_count": "ESCAPADE_SHARD_COUNT",
     }
 
     @classmethod
@@ -73,10 +93,33 @@ class Config:
         values.update(overrides)
         return replace(config, **values)
 
+    def shard_set(self) -> Shards | None:
+        """The shards this process serves, or None when it serves them all (no ESCAPADE_SHARDS).
+
+        Raises ValueError when ESCAPADE_SHARDS is set without ESCAPADE_SHARD_COUNT, or names a shard
+        outside ``0 .. count - 1``.
+        """
+        if not self.shards:
+            return None
+        if self.shard_count <= 0:
+            raise ValueError(
+                "ESCAPADE_SHARDS (--shards) needs ESCAPADE_SHARD_COUNT (--shard-count): how many shards "
+                "all the processes run together."
+            )
+        outside = [s for s in self.shards if not 0 <= s < self.shard_count]
+        if outside:
+            raise ValueError(
+                f"Shard {outside[0]} does not exist with {self.shard_count} shards (they are numbered 0 to "
+                f"{self.shard_count - 1})."
+            )
+        return Shards(tuple(sorted(set(self.shards))), self.shard_count)
+
 
 def _convert(name: str, text: str, default: Any) -> Any:
     if name == "dev_guild_id":
         return int(text)
+    if name == "shards":
+        return tuple(int(part) for part in text.replace(" ", "").split(",") if part)
     if isinstance(default, bool):
         return text.lower() in ("1", "true", "yes", "on")
     if isinstance(default, int):

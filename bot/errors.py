@@ -37,11 +37,7 @@ class ReplyFailed(Exception):
     def __init__(self, command: str, posted: bool) -> None:
         self.command = command
         self.posted = posted
-        where = (
-            "The result was posted in the channel instead."
-            if posted
-            else "Use /game board to see the position."
-        )
+        where = "The result is shown in the channel." if posted else "Use /game board to see the position."
         super().__init__(
             f"Your command `{command}` was played and saved, but Discord failed to show the result. {where}"
         )

@@ -20,9 +20,12 @@ from typing import Any
 from bot import choices
 from bot.config import Config
 from bot.errors import Refusal, Stale
-from bot.store import CampaignRecord, ChannelBusy, GameRow, LoggedCommand, Schedule, Store
+from bot.store import CampaignRecord, ChannelBusy, GameRow, LoggedCommand, Schedule, Store, state_snapshot
+from bot.thinking import Thinker
 from engine import RULESETS, Command, Decision, Event, Game, find_ruleset, load_game, new_game
+from engine.ai.levels import DEFAULT_LEVEL, check_level
 from engine.core import Outcome
+from engine.errors import SetupError
 from engine.ruleset import Ruleset
 from engine.scene import Scene
 
@@ -155,16 +158,28 @@ def split_seat(text: str, seats: list[str]) -> tuple[str | None, str]:
     return None, text
 
 
-def bot_steps(game: Game) -> list[Step]:
-    """Let the game's own player answer whatever is only its to answer, as steps."""
+async def bot_steps(game: Game, thinker: Thinker | None = None) -> list[Step]:
+    """Let the game's own player answer whatever is only its to answer, as steps.
+
+    With a ``thinker``, search levels think in its worker processes, off the event loop.
+    """
     steps: list[Step] = []
     while True:
-        secrets_before = {s: is_secret(game, s) for s in game.bot_seats()}
-        played = game.play_bots(limit=1)
-        if not played:
+        seat = game.next_bot_seat()
+        if seat is None:
             return steps
-        seat, command, events = played[0]
-        steps.append(Step(seat, None, command.text, events, auto=BOT, secret=secrets_before.get(seat, False)))
+        secret = is_secret(game, seat)
+        command = await thinker.command(game, seat) if thinker else game.bot_command(seat)
+        events = game.apply(seat, command)
+        steps.append(Step(seat, None, game.log[-1].text, events, auto=BOT, secret=secret))
+
+
+def bot_level(typed: str) -> str:
+    """The canonical name of a level of the game's own player. Raises Refusal naming the levels."""
+    try:
+        return check_level(typed)
+    except SetupError as exc:
+        raise Refusal(str(exc)) from exc
 
 
 def event_data(e: Event) -> dict[str, Any]:
@@ -188,6 +203,7 @@ class GameService:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._channel_game: dict[str, int] = {}
         self.new_seed: Callable[[], int] = lambda: secrets.randbits(48)  # tests make it deterministic
+        self.thinker = Thinker()  # search levels think in worker processes (started on first use)
 
     # -- plumbing ----------------------------------------------------------------------------------
     def lock(self, channel_id: str) -> asyncio.Lock:
@@ -382,7 +398,7 @@ class GameService:
             now=now,
             seats=seats,
             status="finished" if outcome is not None else ("playing" if started else None),
-            snapshot=game.to_json(),
+            snapshot=state_snapshot(game),
             settings=settings,
             result=outcome.to_data() if outcome is not None else None,
             commands=logged,
@@ -486,13 +502,22 @@ class GameService:
         return row
 
     async def join(
-        self, channel_id: str, user_id: str, seat: str | None = None, *, for_bot: bool = False
+        self,
+        channel_id: str,
+        user_id: str,
+        seat: str | None = None,
+        *,
+        for_bot: bool = False,
+        level: str | None = None,
     ) -> tuple[GameRow, str]:
         """Seat a member in the lobby: ``seat`` or the first empty one. A member may hold several seats.
 
         With ``for_bot`` the seat goes to the game's own player instead (a seated player or the creator
-        asks for it). Refuses a taken or unknown seat.
+        asks for it), playing at ``level`` (easy, normal, hard; default easy). Refuses a taken or unknown
+        seat, or an unknown level.
         """
+        if level is not None:
+            level = bot_level(level)
         async with self.lock(channel_id):
             row = await self._lobby_row(channel_id, user_id if for_bot else None)
             seats = dict(row.seats)
@@ -508,11 +533,15 @@ class GameService:
             if seat not in seats:
                 raise Refusal(f"There is no seat '{seat}' (seats: {', '.join(seats)}).")
             holder = BOT if for_bot else user_id
-            if seats[seat] == holder:
+            levels = dict(row.settings.get("bot_level") or {})
+            if seats[seat] == holder and not (for_bot and level and levels.get(seat) != level):
                 raise Refusal(f"{seat} is already {'the game’s' if for_bot else 'yours'}.")
             if seats[seat] not in (None, BOT):
                 raise Refusal(f"{seat} is taken by <@{seats[seat]}>.")
             seats[seat] = holder
+            if for_bot:
+                levels[seat] = level or levels.get(seat) or DEFAULT_LEVEL
+                return await self._lobby_update(row, seats, {**row.settings, "bot_level": levels}), seat
             return await self._lobby_update(row, seats), seat
 
     async def leave(self, channel_id: str, user_id: str, seat: str | None = None) -> GameRow:
@@ -592,13 +621,22 @@ class GameService:
             return new, said
 
     async def start(
-        self, channel_id: str, user_id: str, *, bot_seats: bool = False, interaction_id: str | None = None
+        self,
+        channel_id: str,
+        user_id: str,
+        *,
+        bot_seats: bool = False,
+        interaction_id: str | None = None,
+        level: str | None = None,
     ) -> Played:
         """Start the lobby's game with the lobby's choices and the stored campaign records.
 
-        Empty seats go to the game's own player when ``bot_seats``; otherwise they must be filled, or
-        (for a ruleset with ``min_seats``) at least that many seats held.
+        Empty seats go to the game's own player when ``bot_seats`` (at ``level``, default easy; seats
+        given to it with /game join keep their own level); otherwise they must be filled, or (for a
+        ruleset with ``min_seats``) at least that many seats held. Refuses an unknown level.
         """
+        if level is not None:
+            level = bot_level(level)
         async with self.lock(channel_id):
             row = await self._lobby_row(channel_id)
             if not self.seats_of(row, user_id) and user_id != row.creator_id:
@@ -625,6 +663,12 @@ class GameService:
             staged = GameRow(**{**row.__dict__, "seats": seats})
             options = choices.chosen(rs, row.scenario, seats, dict(row.settings.get("options") or {}))
             keys = choices.campaign_keys(rs.campaign_scope, seats)
+            chosen_levels = dict(row.settings.get("bot_level") or {})
+            bot_levels = {
+                s: chosen_levels.get(s) or level or DEFAULT_LEVEL for s, who in seats.items() if who == BOT
+            }
+            if any(lvl != DEFAULT_LEVEL for lvl in bot_levels.values()):
+                options["bot_level"] = bot_levels
             if keys:
                 stored = await self.store.campaign_records(row.guild_id, rs.id, keys)
                 records = choices.campaign_option(
@@ -639,7 +683,7 @@ class GameService:
                 seed=self.new_seed(),
                 options=options,
             )
-            steps = bot_steps(game)
+            steps = await bot_steps(game, self.thinker)
             return await self._commit(staged, game, steps, interaction_id=None, started=True, seats=seats)
 
     # -- play --------------------------------------------------------------------------------------
@@ -682,7 +726,7 @@ class GameService:
             secret = is_secret(game, acting)
             events = game.apply(acting, text if text is not None else game.bot_command(acting))
             steps = [Step(acting, user_id, game.log[-1].text, events, auto=auto, secret=secret)]
-            steps += bot_steps(game)
+            steps += await bot_steps(game, self.thinker)
             return await self._commit(
                 row,
                 game,
@@ -747,7 +791,7 @@ class GameService:
             )
             before = answering(game)
             seats_before = frozenset(game.seats_to_act())
-            steps = bot_steps(game)
+            steps = await bot_steps(game, self.thinker)
             played = await self._commit(
                 staged,
                 game,

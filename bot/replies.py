@@ -10,18 +10,43 @@ the message it replaces loses its components. Edits go through the channel's :cl
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
+import aiohttp
 import discord
 
 from bot import present, render
-from bot.errors import Refusal
+from bot.app import App
+from bot.errors import Refusal, ReplyFailed
 from bot.games import Played
 from bot.views import lobby_view, turn_view
 
-if TYPE_CHECKING:
-    from bot.client import EscapadeBot
+log = logging.getLogger("escapade.replies")
+T = TypeVar("T")
+
+
+def transient(exc: BaseException) -> bool:
+    """True for a failure worth trying again: Discord's 5xx, a rate limit, a dropped connection."""
+    if isinstance(exc, discord.HTTPException):
+        return exc.status >= 500 or exc.status == 429
+    return isinstance(exc, aiohttp.ClientError | asyncio.TimeoutError | ConnectionError)
+
+
+async def with_retries(call: Callable[[], Awaitable[T]], pauses: Sequence[float]) -> T:
+    """``call()``, tried again after each pause while it fails transiently; raises its last failure."""
+    for pause in pauses:
+        try:
+            return await call()
+        except Exception as exc:
+            if not transient(exc):
+                raise
+            log.warning("A reply failed (%s); trying again in %.1f s", exc, pause)
+            await asyncio.sleep(pause)
+    return await call()
 
 
 @dataclass
@@ -32,7 +57,7 @@ class Living:
     message_id: int
     lines: list[str] = field(default_factory=list)
     image: bool = False
-    version: int = 0  # the game version its narration reaches (a retried reply adds nothing twice)
+    seats: frozenset[str] = frozenset()  # the seats its menus were for
 
 
 @dataclass
@@ -78,18 +103,15 @@ def embeds_for(played: Played, lines: list[str], image: bool) -> list[discord.Em
 class Replier:
     """Answers requests with turn messages; one per bot."""
 
-    def __init__(self, bot: EscapadeBot) -> None:
+    def __init__(self, bot: App) -> None:
         self.bot = bot
         self.messages = Messages()
 
     # -- turn messages -----------------------------------------------------------------------------
-    async def played(
-        self, interaction: discord.Interaction | None, played: Played, note: str = "", *, new: bool = False
-    ) -> None:
+    async def played(self, interaction: discord.Interaction | None, played: Played, note: str = "") -> None:
         """Show ``played``: edit the channel's turn message, or post a new one (see the module doc).
 
-        ``interaction`` None: nobody asked (a timeout answer, or the reply to an interaction failed), so
-        a new message goes to the channel itself; ``new`` posts one even when an edit would do.
+        ``interaction`` None: nobody asked (a timeout answer); a new message is posted in the channel.
         """
         row = played.row
         channel_id = row.channel_id
@@ -100,27 +122,57 @@ class Replier:
             living = None
         lines = present.step_lines(played)
         mine = [s.text for s in played.steps if s.secret and actor and s.user_id == actor]
-        fresh = bool(new or played.board or pings or note or living is None or played.outcome is not None)
+        fresh = bool(played.board or pings or note or living is None or played.outcome is not None)
+        pauses = self.bot.reply_retry_pauses
+        said = next((s.text for s in played.steps if not s.secret), "your command")
         if not fresh and living is not None:
-            if living.version != row.version:
-                living.lines.extend(lines)
-                living.version = row.version
+            living.lines.extend(lines)
             self._edit_turn(channel_id, living, played)
-            await self._acknowledge(interaction, played, living, mine)
+            try:
+                await with_retries(lambda: self._acknowledge(interaction, played, living, mine), pauses)
+            except Exception as exc:
+                if not transient(exc):
+                    raise
+                raise ReplyFailed(said, posted=True) from exc  # the turn message shows it
             return
         if living is not None:
             self._retire(channel_id, living, played)
         if played.started:
             self.close_lobby(channel_id)
-        message_id, image = await self._post(interaction, played, pings, lines, note)
+        failure: Exception | None = None
+        try:
+            message_id, image = await with_retries(
+                lambda: self._post(interaction, played, pings, lines, note), pauses
+            )
+        except Exception as exc:
+            # The command is stored: never "nothing was changed". Post in the channel instead, through
+            # the bot's own REST path, and tell the player the truth afterwards.
+            if not transient(exc) or interaction is None:
+                raise
+            failure = exc
+            try:
+                message_id, image = await self._post(None, played, pings, lines, note)
+            except Exception:
+                log.exception("Could not post game %s's result in its channel either", row.id)
+                raise ReplyFailed(said, posted=False) from exc
         if played.outcome is not None:
             self.messages.turns.pop(channel_id, None)
         elif message_id is not None:
-            self.messages.turns[channel_id] = Living(row.id, message_id, lines, image, row.version)
+            self.messages.turns[channel_id] = Living(row.id, message_id, lines, image)
+        if failure is not None:
+            raise ReplyFailed(said, posted=True) from failure
         if mine and interaction is not None:  # the public message hides a simultaneous choice
-            await interaction.followup.send(
-                "Your hidden choice: " + ", ".join(f"`{t}`" for t in mine), ephemeral=True
-            )
+            try:
+                await with_retries(
+                    lambda: interaction.followup.send(
+                        "Your hidden choice: " + ", ".join(f"`{t}`" for t in mine), ephemeral=True
+                    ),
+                    pauses,
+                )
+            except Exception as exc:
+                if not transient(exc):
+                    raise
+                log.warning("Could not show a hidden choice privately (%s)", exc)
 
     def _edit_turn(self, channel_id: str, living: Living, played: Played) -> None:
         embeds = embeds_for(played, living.lines, living.image)

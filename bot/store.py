@@ -1,8 +1,14 @@
 """Persistence: games, the append-only command log and scheduled notifications.
 
 :class:`Store` is the small repository interface the rest of the bot uses; :class:`SqliteStore` implements
-it with aiosqlite (WAL, numbered migrations in ``bot/migrations``). A PostgreSQL backend (asyncpg) would
-implement the same methods; nothing SQLite-specific leaks out of this module.
+it with aiosqlite (WAL, numbered migrations in ``bot/migrations``). ``bot/store_pg.py`` implements the same
+interface on PostgreSQL (asyncpg), and ``bot/database.py`` picks one from ``ESCAPADE_DATABASE``; nothing
+SQLite-specific leaks out of this module.
+
+A game's stored snapshot is its engine JSON without the command log (``"log": []``): the log is the
+``commands`` table, so a command writes its own row and a snapshot of constant size, never the whole
+history again. :func:`full_snapshot` puts the two back together (what ``Game.to_json`` gives); snapshots
+written before this (with their log inside) are read as they are.
 """
 
 from __future__ import annotations
@@ -18,7 +24,12 @@ from typing import Any
 
 import aiosqlite
 
+from bot.config import Shards
+from engine import canonical
+from engine.game import Game
+
 LIVE = ("lobby", "playing")
+CLAIM_LEASE = 600.0  # seconds after which a claimed, unsent timeout or expiry may be claimed again
 
 
 class ChannelBusy(Exception):
@@ -34,7 +45,7 @@ class StoreError(Exception):
 
 SUPPORTED = (
     "a SQLite file path such as ./data/escapade.db (the default), sqlite:///absolute/path.db, "
-    "or :memory: for a throwaway store"
+    ":memory: for a throwaway store, or a PostgreSQL URL postgresql://user:password@host:5432/database"
 )
 
 
@@ -56,13 +67,13 @@ def sqlite_path(database: str) -> str:
     if "://" in value:
         scheme = value.split("://", 1)[0]
         raise StoreError(
-            f"ESCAPADE_DATABASE={_redact(database)!r} names a {scheme} database, which this version of "
+            f"ESCAPADE_DATABASE={redact(database)!r} names a {scheme} database, which this version of "
             f"Escapade does not support. Supported: {SUPPORTED}."
         )
     return value
 
 
-def _redact(url: str) -> str:
+def redact(url: str) -> str:
     """A database URL without its password, for messages and logs."""
     scheme, sep, rest = url.partition("://")
     if not sep or "@" not in rest:
@@ -70,11 +81,6 @@ def _redact(url: str) -> str:
     credentials, _, host = rest.rpartition("@")
     user = credentials.split(":", 1)[0]
     return f"{scheme}://{user}:***@{host}" if ":" in credentials else url
-
-
-def open_store(database: str) -> Store:
-    """The store ``database`` names (see :func:`sqlite_path`), not yet opened. Raises StoreError."""
-    return SqliteStore(sqlite_path(database))
 
 
 @dataclass
@@ -123,6 +129,7 @@ class LogLine:
     text: str
     events: list[dict[str, Any]]
     created_at: float
+    interaction_id: str | None = None
 
 
 @dataclass
@@ -237,6 +244,19 @@ class Store(ABC):
         """Unsent notifications due at ``now`` or earlier, oldest first."""
 
     @abstractmethod
+    async def claim_notifications(
+        self, now: float, owner: str, shards: Shards | None = None, limit: int = 100
+    ) -> list[Notification]:
+        """Claim up to ``limit`` unsent notifications due by ``now`` for ``owner`` (one process), oldest
+        first, only of games on ``shards`` (every game when None), in one transaction.
+
+        A notification is claimed by one owner only, however many processes ask at once. A claim whose
+        owner did not mark it sent within :data:`CLAIM_LEASE` seconds (the process died) may be taken
+        over for a timeout or an expiry, which the game's version guards against playing twice; never
+        for a reminder, which might then be sent twice.
+        """
+
+    @abstractmethod
     async def mark_sent(self, notification_id: int, now: float) -> None:
         """Mark a notification as handled."""
 
@@ -244,9 +264,58 @@ class Store(ABC):
     async def pending_notifications(self, game_id: int) -> list[Notification]:
         """Unsent notifications of a game (for status and tests)."""
 
+    async def full_snapshot(self, row: GameRow) -> str | None:
+        """The game's whole engine JSON (what ``Game.to_json`` gives): its snapshot with the logged
+        commands put back in. None for a lobby."""
+        if row.snapshot is None:
+            return None
+        return full_snapshot(row.snapshot, row.version, await self.command_log(row.id))
 
-def _migrations() -> list[tuple[int, str]]:
+
+def state_snapshot(game: Game) -> str:
+    """The snapshot to store for ``game``: its engine JSON without the command log (the log is stored
+    command by command, so the snapshot stays the same size however long the game runs)."""
+    data = game.to_data()
+    data["log"] = []
+    data["log_start"] = game.plies  # the position knows how many commands led to it
+    if not data["log_start"]:
+        del data["log_start"]
+    return canonical.dumps(data)
+
+
+def full_snapshot(snapshot: str, version: int, log: list[LogLine]) -> str:
+    """``snapshot`` with the first ``version`` commands of ``log`` as its log (a snapshot that already
+    holds its log, as written before logs were left out, comes back unchanged).
+
+    Raises ValueError when the log is shorter than the snapshot's version (a damaged store).
+    """
+    data = canonical.loads(snapshot)
+    held = len(data.get("log") or [])
+    if held < version:
+        missing = [[line.seat, line.text] for line in log if held < line.seq <= version]
+        if len(missing) != version - held:
+            raise ValueError(f"the command log has {held + len(missing)} of {version} commands")
+        data["log"] = [*(data.get("log") or []), *missing]
+    data.pop("log_start", None)
+    return canonical.dumps(data)
+
+
+def claimable_sql(placeholder: str = "?") -> str:
+    """The condition (on ``notifications n``) for a notification that may be claimed at ``now``: unsent,
+    due, and unclaimed or (not a reminder) claimed longer than the lease ago. Takes ``now`` twice."""
+    p = placeholder
+    return (
+        f"n.sent_at IS NULL AND n.due_at <= {p} AND (n.claimed_at IS NULL OR "
+        f"(n.kind <> 'reminder' AND n.claimed_at < {p} - {CLAIM_LEASE}))"
+    )
+
+
+def migrations(dialect: str = "") -> list[tuple[int, str]]:
+    """The numbered migrations (version, SQL) in order: SQLite's in ``bot/migrations``, another
+    dialect's in ``bot/migrations/<dialect>`` (kept in step: the same numbers, the same schema)."""
     folder = resources.files("bot") / "migrations"
+    if dialect:
+        folder = folder / dialect
     found = []
     for entry in folder.iterdir():
         name = entry.name
@@ -346,7 +415,7 @@ class SqliteStore(Store):
         """Apply the missing migrations inside one write transaction, so two processes starting on a new
         database at once never both apply one; refuse a database from a newer version."""
         db = self.db
-        known = _migrations()
+        known = migrations()
         newest = known[-1][0] if known else 0
         await db.execute("BEGIN IMMEDIATE")
         try:
@@ -617,7 +686,15 @@ class SqliteStore(Store):
         async with self.db.execute(sql, args) as cur:
             rows = await cur.fetchall()
         return [
-            LogLine(r["seq"], r["seat"], r["user_id"], r["text"], json.loads(r["events"]), r["created_at"])
+            LogLine(
+                r["seq"],
+                r["seat"],
+                r["user_id"],
+                r["text"],
+                json.loads(r["events"]),
+                r["created_at"],
+                r["interaction_id"],
+            )
             for r in reversed(list(rows))
         ]
 
@@ -640,6 +717,39 @@ class SqliteStore(Store):
             (game_id,),
         ) as cur:
             rows = await cur.fetchall()
+        return [
+            Notification(r["id"], r["game_id"], r["kind"], r["due_at"], json.loads(r["payload"]))
+            for r in rows
+        ]
+
+    async def claim_notifications(
+        self, now: float, owner: str, shards: Shards | None = None, limit: int = 100
+    ) -> list[Notification]:
+        """Claim due notifications for ``owner`` (see :meth:`Store.claim_notifications`). One write
+        transaction: SQLite lets one writer in at a time, so two claims never overlap."""
+        sql = f"SELECT n.* FROM notifications n JOIN games g ON g.id = n.game_id WHERE {claimable_sql()}"
+        args: list[Any] = [now, now]
+        if shards is not None:
+            sql += (
+                " AND (CAST(coalesce(g.guild_id, '0') AS INTEGER) >> 22) % ?"
+                f" IN ({', '.join('?' for _ in shards.ids)})"
+            )
+            args += [shards.count, *shards.ids]
+        sql += " ORDER BY n.due_at, n.id LIMIT ?"
+        args.append(limit)
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                async with self.db.execute(sql, args) as cur:
+                    rows = list(await cur.fetchall())
+                await self.db.executemany(
+                    "UPDATE notifications SET claimed_by = ?, claimed_at = ? WHERE id = ?",
+                    [(owner, now, r["id"]) for r in rows],
+                )
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
         return [
             Notification(r["id"], r["game_id"], r["kind"], r["due_at"], json.loads(r["payload"]))
             for r in rows

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from engine import RULESETS, Event, Game, RuleError, new_game
+from engine.ai.levels import DEFAULT_LEVEL, LEVELS
 
 
 def narrate(events: Iterable[Event], out: TextIO) -> bool:
@@ -141,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot", action="append", default=[], help="a seat the game plays (repeatable)")
     parser.add_argument("--campaign", action="store_true", help="ESCAPE: chain scenarios by result")
+    parser.add_argument(
+        "--level", choices=sorted(LEVELS), default=DEFAULT_LEVEL, help="how well the bot seats play"
+    )
     args = parser.parse_args(argv)
     rs = RULESETS[args.ruleset]
     seats: dict[str, str | None] = {s: (None if s in args.bot else f"player-{s}") for s in rs.seats}
@@ -148,7 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     seed = args.seed
     while True:
         try:
-            game = new_game(rs.id, scenario=scenario, seats=seats, seed=seed)
+            game = new_game(
+                rs.id, scenario=scenario, seats=seats, seed=seed, options={"bot_level": args.level}
+            )
         except RuleError as exc:
             print(exc, file=sys.stderr)
             return 2

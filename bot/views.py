@@ -16,23 +16,21 @@ stale (the game version is part of it).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot import choices, present, tap
+from bot.app import App
 from bot.errors import Refusal, Stale, report
 from bot.games import BOT, Played
 from bot.store import GameRow
 from engine import Command, OptionSpec, find_ruleset
 
-if TYPE_CHECKING:
-    from bot.client import EscapadeBot
-
 MAX_CUSTOM_ID = 100
 
 
-def _bot(interaction: discord.Interaction) -> EscapadeBot:
+def _bot(interaction: discord.Interaction) -> App:
     return interaction.client  # type: ignore[return-value]
 
 

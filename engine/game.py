@@ -8,10 +8,12 @@ so :meth:`Game.replay` rebuilds it exactly.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engine import canonical
+from engine.ai import levels
 from engine.core import Command, Decision, Event, Hints, Outcome
 from engine.dice import Rng
 from engine.errors import GameOver, IllegalCommand, NotYourTurn, RuleError, SetupError, UnknownCommand
@@ -40,6 +42,7 @@ class Game:
         dice: list[int],
         state: GameState,
         log: list[LogEntry] | None = None,
+        log_start: int = 0,
     ) -> None:
         self.ruleset = ruleset
         self.setup_options = setup
@@ -47,6 +50,14 @@ class Game:
         self.dice = list(dice)
         self.state = state
         self.log: list[LogEntry] = list(log or [])
+        # How many commands came before ``log[0]``: a store may keep the log apart from the state and load
+        # a game without it (the position does not need it; only :meth:`replay` does).
+        self.log_start = log_start
+
+    @property
+    def plies(self) -> int:
+        """How many commands have been played since the game was set up."""
+        return self.log_start + len(self.log)
 
     # -- who acts ----------------------------------------------------------------------------------
     @property
@@ -130,11 +141,53 @@ class Game:
         self.log.append(LogEntry(seat, command.text))
         return events
 
-    def bot_command(self, seat: str) -> Command:
-        """The command the game's own policy plays for ``seat`` now. Raises NotYourTurn if it has none."""
-        from engine.ai import choose_command
+    def bot_level(self, seat: str) -> str:
+        """The level of the game's own player for ``seat``: ``options["bot_level"]`` (one level for every
+        bot seat, or a map seat -> level), "easy" when the game was created without one."""
+        chosen = self.setup_options.options.get("bot_level")
+        if isinstance(chosen, dict):
+            chosen = chosen.get(seat)
+        return str(chosen or levels.DEFAULT_LEVEL)
 
-        return choose_command(self, seat)
+    def bot_command(
+        self,
+        seat: str,
+        *,
+        level: str | None = None,
+        clock: Callable[[], float] | None = None,
+        seconds: float | None = None,
+    ) -> Command:
+        """The command the game's own player (at ``level``, default :meth:`bot_level`) plays for ``seat``.
+
+        The search levels see only what ``seat`` may know. ``clock``/``seconds`` cap the thinking time (the
+        engine reads no clock itself). Raises NotYourTurn if ``seat`` has nothing to play, SetupError for
+        an unknown level.
+        """
+        return levels.choose(
+            self.ruleset,
+            self.state,
+            seat,
+            self.legal_commands(seat),
+            level=level or self.bot_level(seat),
+            seed=self.seed,
+            ply=self.plies,
+            clock=clock,
+            seconds=seconds,
+        )
+
+    def next_bot_seat(self) -> str | None:
+        """The bot seat :meth:`play_bots` would play next (None: a human must act, or the game is over)."""
+        bots = set(self.bot_seats())
+        if not bots:
+            return None
+        pending = [
+            s
+            for d in self.awaiting()
+            if not (d.any_seat and d.seats - bots)
+            for s in sorted(d.seats)
+            if s in bots
+        ]
+        return pending[0] if pending else None
 
     def play_bots(self, limit: int = 10_000) -> list[tuple[str, Command, list[Event]]]:
         """Play every decision that belongs only to bot seats until a human must act or the game ends.
@@ -142,18 +195,10 @@ class Game:
         Returns (seat, command, events) for each command played.
         """
         played: list[tuple[str, Command, list[Event]]] = []
-        bots = set(self.bot_seats())
-        while bots and len(played) < limit:
-            pending = [
-                s
-                for d in self.awaiting()
-                if not (d.any_seat and d.seats - bots)
-                for s in sorted(d.seats)
-                if s in bots
-            ]
-            if not pending:
+        while len(played) < limit:
+            seat = self.next_bot_seat()
+            if seat is None:
                 break
-            seat = pending[0]
             command = self.bot_command(seat)
             played.append((seat, command, self.apply(seat, command)))
         return played
@@ -187,7 +232,7 @@ class Game:
     # -- persistence ---------------------------------------------------------------------------------
     def to_data(self) -> dict[str, Any]:
         """The whole game as JSON-ready data: header, log and the current state."""
-        return {
+        data: dict[str, Any] = {
             "schema": SCHEMA_VERSION,
             "ruleset": self.ruleset.id,
             "content_version": self.ruleset.content_version,
@@ -199,13 +244,24 @@ class Game:
             "log": [[e.seat, e.text] for e in self.log],
             "state": self.state.to_data(),
         }
+        if self.log_start:
+            data["log_start"] = self.log_start
+        return data
 
     def to_json(self) -> str:
         """Canonical JSON of :meth:`to_data`."""
         return canonical.dumps(self.to_data())
 
     def replay(self, upto: int | None = None) -> Game:
-        """A new game built from this one's header, with its log (the first ``upto`` commands) replayed."""
+        """A new game built from this one's header, with its log (the first ``upto`` commands) replayed.
+
+        Raises SetupError when this game was loaded without the start of its log (``log_start``).
+        """
+        if self.log_start:
+            raise SetupError(
+                f"This game was loaded without its first {self.log_start} commands; load it with its "
+                "whole log to replay it."
+            )
         fresh = new_game(
             self.ruleset.id,
             scenario=self.setup_options.scenario,
@@ -227,6 +283,7 @@ class Game:
             self.dice,
             self.ruleset.copy_state(self.state),
             self.log,
+            self.log_start,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -285,7 +342,8 @@ def load_game(text: str | dict[str, Any]) -> Game:
         setup = SetupOptions(scenario=data["scenario"], seats=seats, options=dict(data["options"]))
         state = rs.load_state(data["state"])
         log = [LogEntry(seat, cmd) for seat, cmd in data["log"]]
-        return Game(rs, setup, int(data["seed"]), list(data["dice"]), state, log)
+        start = int(data.get("log_start", 0))
+        return Game(rs, setup, int(data["seed"]), list(data["dice"]), state, log, start)
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, SetupError):
             raise

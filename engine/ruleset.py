@@ -6,11 +6,11 @@ python-chess's variants, each game is a subclass registered by id.
 
 from __future__ import annotations
 
-import copy
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
+from engine import canonical
 from engine.core import Command, Decision, Event, Hints, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
@@ -149,9 +149,12 @@ class Ruleset(ABC):
         return None
 
     def copy_state(self, state: Any) -> GameState:
-        """An independent deep copy of ``state`` (search, copy-on-write games). Rulesets may override it
-        with a faster copy; ``to_data`` may share the state's own containers, hence the deep copy."""
-        return self.load_state(copy.deepcopy(state.to_data()))
+        """An independent deep copy of ``state`` (for search). Rulesets may override with a faster copy.
+
+        The default goes through canonical JSON, so nothing mutable is shared even where ``to_data`` hands
+        out the state's own lists and dicts.
+        """
+        return self.load_state(canonical.loads(canonical.dumps(state.to_data())))
 
     def determinize(self, state: Any, seat: str, rng: Rng) -> GameState:
         """A full state consistent with what ``seat`` knows, for the search player (it must not peek).

@@ -154,11 +154,11 @@ class Harness:
         self._channels: dict[int, dict[str, Any]] = {}
         self._token_to_interaction: dict[str, int] = {}
         self._interaction_channel: dict[int, int | None] = {}
-        self._interaction_message: dict[int, int] = {}  # component interaction -> its message
         # Fault injection: seconds every captured call waits (network latency), and a rule that makes a
         # call fail: given (kind, method, path) it returns an HTTP status to raise, or None to answer.
         self.latency = 0.0
         self.fail: Callable[[str, str, str], int | None] | None = None
+        self._interaction_message: dict[int, int] = {}  # component interaction -> its message
 
     async def _edit_sleep(self, seconds: float) -> None:
         self.edit_time += seconds
@@ -644,8 +644,12 @@ class Harness:
         ]
 
     async def row(self, channel: int | None = None) -> Any:
-        """The stored row of the latest game in a channel."""
-        return await self.bot.store.latest_game(str(channel or CHANNEL))
+        """The stored row of the latest game in a channel, its snapshot completed with the command log
+        (``Store.full_snapshot``: what ``Game.to_json`` gives), so a test can replay it."""
+        row = await self.bot.store.latest_game(str(channel or CHANNEL))
+        if row is not None and row.snapshot is not None:
+            row.snapshot = await self.bot.store.full_snapshot(row)
+        return row
 
     def boards(self) -> list[bytes]:
         """Every board image captured so far."""

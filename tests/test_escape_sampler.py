@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from engine import new_game
-from engine.ai.random_policy import Picker, fast_random_game
+from engine.ai.random_policy import Picker
+from engine.ai.selfplay import fast_random_game
 from engine.dice import Rng
 from engine.game import Game, LogEntry
 from engine.ruleset import Ruleset

@@ -11,13 +11,17 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot import cli, render
 from bot.config import Config
-from bot.store import SqliteStore, StoreError, open_store
+from bot.database import open_store
+from bot.store import SqliteStore, StoreError, migrations
+from bot.store_pg import PostgresStore
 from engine import SetupError, load_game, new_game
 from tests.harness import ALICE, BOB, CAROL, Harness, open_escape
+from tests.pg_server import PostgresServer, free_port
 
 # -- 1. a board racing a move ---------------------------------------------------------------------------
 
@@ -304,7 +308,8 @@ def test_two_processes_starting_on_a_new_database(tmp_path: Path) -> None:
             p.join(30)
             assert p.exitcode == 0
         with sqlite3.connect(path) as con:
-            assert [r[0] for r in con.execute("SELECT version FROM schema_migrations ORDER BY 1")] == [1, 2]
+            done = [r[0] for r in con.execute("SELECT version FROM schema_migrations ORDER BY 1")]
+            assert done == [v for v, _sql in migrations()]
     failures = []
     while not errors.empty():
         failures.append(errors.get())
@@ -317,22 +322,58 @@ def test_two_processes_starting_on_a_new_database(tmp_path: Path) -> None:
 def test_unsupported_database_url_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     with pytest.raises(StoreError) as caught:
-        open_store("postgresql://escapade:hunter2@db.example/escapade")
+        open_store("mysql://escapade:hunter2@db.example/escapade")
     message = str(caught.value)
-    assert "postgresql" in message and "SQLite file path" in message
+    assert "mysql" in message and "SQLite file path" in message and "postgresql://" in message
     assert "hunter2" not in message
-    assert not any(tmp_path.iterdir())  # no folder named "postgresql:" was made
+    assert not any(tmp_path.iterdir())  # no folder named "mysql:" was made
     for url in ("mysql://x/y", "sqlite://relative.db", ""):
         with pytest.raises(StoreError):
             open_store(url)
     assert isinstance(open_store(f"sqlite:///{tmp_path}/ok.db"), SqliteStore)
+    for url in ("postgresql://escapade:hunter2@db.example/escapade", "postgres://u:hunter2@h/db"):
+        store = open_store(url)
+        assert isinstance(store, PostgresStore)
+        assert "hunter2" not in repr(store) and "hunter2" not in store.location
+    assert not any(tmp_path.iterdir())
 
 
 def test_unsupported_database_url_stops_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, err = run_cli(tmp_path, "postgresql://u:secret@localhost/db", capsys)
+    code, err = run_cli(tmp_path, "mysql://u:secret@localhost/db", capsys)
     assert code == 2
-    assert_one_paragraph(err, "does not support", "SQLite")
+    assert_one_paragraph(err, "does not support", "SQLite", "PostgreSQL")
     assert "secret" not in err
+
+
+def test_unreachable_postgres_stops_the_cli_without_the_password(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    port = free_port()  # nothing listens there: refused at once, no network wait
+    code, err = run_cli(tmp_path, f"postgresql://u:s3cr3t-pw@127.0.0.1:{port}/db", capsys)
+    assert code == 2
+    assert_one_paragraph(err, "Cannot reach the PostgreSQL server", f"127.0.0.1:{port}")
+    assert "s3cr3t-pw" not in err and "u:***@" in err
+
+
+async def test_postgres_from_a_newer_version_stops_the_cli(
+    postgres_server: PostgresServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = postgres_server.new_database()
+    store = open_store(url)
+    await store.open()
+    assert isinstance(store, PostgresStore)
+    await store.pool.execute("INSERT INTO schema_migrations (version) VALUES (42)")
+    games = await store.pool.fetchval("SELECT count(*) FROM schema_migrations")
+    await store.close()
+    code, err = await asyncio.to_thread(run_cli, tmp_path, url, capsys)
+    assert code == 2
+    assert_one_paragraph(err, "schema 42", "Upgrade Escapade")
+    again = PostgresStore(url)
+    with pytest.raises(StoreError):
+        await again.open()
+    check = await asyncpg.connect(url)
+    assert await check.fetchval("SELECT count(*) FROM schema_migrations") == games  # untouched
+    await check.close()
 
 
 # -- 7. the token stays out of reprs -----------------------------------------------------------------------

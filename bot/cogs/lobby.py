@@ -16,6 +16,9 @@ from bot.replies import jump_link, lobby_kwargs
 from bot.store import GameRow
 from bot.views import confirm_view, lobby_view
 from engine import RULESETS, OptionSpec, find_ruleset
+from engine.ai.levels import DEFAULT_LEVEL, LEVEL_LABELS
+
+LEVEL_CHOICES = [app_commands.Choice(name=label, value=level) for level, label in LEVEL_LABELS.items()]
 
 if TYPE_CHECKING:
     from bot.client import EscapadeBot
@@ -154,15 +157,27 @@ class Lobby(commands.Cog):
     @app_commands.describe(
         seat="Which seat (default: the first empty one); you may hold several",
         bot="Give this seat to the game's own player instead of taking it",
+        level="How well the game's own player plays that seat (with bot:True; default easy)",
     )
+    @app_commands.choices(level=LEVEL_CHOICES)
     async def join(
-        self, interaction: discord.Interaction, seat: str | None = None, bot: bool = False
+        self,
+        interaction: discord.Interaction,
+        seat: str | None = None,
+        bot: bool = False,
+        level: str | None = None,
     ) -> None:
-        """Seat the caller, or the game's own player."""
+        """Seat the caller, or the game's own player (at ``level``)."""
+        if level is not None and not bot:
+            raise Refusal("level: is for a seat the game plays; add bot:True.")
         row, taken = await self.bot.games.join(
-            channel_key(interaction), str(interaction.user.id), seat, for_bot=bot
+            channel_key(interaction), str(interaction.user.id), seat, for_bot=bot, level=level
         )
-        said = f"🤖 The game plays {taken}." if bot else f"<@{interaction.user.id}> takes {taken}."
+        said = (
+            f"🤖 The game plays {taken} ({row.settings.get('bot_level', {}).get(taken, DEFAULT_LEVEL)})."
+            if bot
+            else f"<@{interaction.user.id}> takes {taken}."
+        )
         await reply_with_lobby(self.bot, interaction, said, row)
 
     @join.autocomplete("seat")
@@ -243,10 +258,18 @@ class Lobby(commands.Cog):
         return choices([(s, s) for s in self.bot.games.seats_of(row, str(interaction.user.id))], current)
 
     @game.command(name="start", description="Start the lobby's game")
-    @app_commands.describe(bot="Let the game itself play the empty seats")
-    async def start(self, interaction: discord.Interaction, bot: bool = False) -> None:
+    @app_commands.describe(
+        bot="Let the game itself play the empty seats",
+        level="How well the game plays those seats (default easy)",
+    )
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def start(
+        self, interaction: discord.Interaction, bot: bool = False, level: str | None = None
+    ) -> None:
         """Start the game and post the first board."""
-        played = await self.bot.games.start(channel_key(interaction), str(interaction.user.id), bot_seats=bot)
+        played = await self.bot.games.start(
+            channel_key(interaction), str(interaction.user.id), bot_seats=bot, level=level
+        )
         await self.bot.reply_played(interaction, played)
 
     # -- lifecycle ---------------------------------------------------------------------------------

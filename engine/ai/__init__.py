@@ -1,12 +1,5 @@
-"""Players the game controls. A policy sees only ``view(seat)`` and picks from ``legal_commands(seat)``."""
+"""Players the game controls: the weighted random policy (easy) and the search player (normal, hard).
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-from engine.ai.random_policy import choose_command
-
-if TYPE_CHECKING:
-    pass
-
-__all__ = ["choose_command"]
+Modules here work on a ruleset and a state, never on :class:`engine.game.Game`, so ``engine.game`` imports
+them without a cycle; :mod:`engine.ai.selfplay` (whole self-play games) is the one module above the game.
+"""

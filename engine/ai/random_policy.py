@@ -2,7 +2,8 @@
 
 It prefers attacks and progress over ending early, and moves that close in on the nearest enemy it can see
 in its own view, so bot opponents put up a game. Deterministic: the pick depends only on the game's seed,
-the log length, the seat and the seat's view, never on hidden state or future dice.
+the log length, the seat and the seat's view, never on hidden state or future dice. It works on a ruleset
+and a state (not a Game), so ``engine.game`` can use it without an import cycle.
 """
 
 from __future__ import annotations
@@ -11,10 +12,9 @@ import hashlib
 from typing import Any
 
 from engine.core import Command
-from engine.dice import Rng
 from engine.errors import NotYourTurn
-from engine.game import Game
 from engine.geometry.square import LETTERS
+from engine.ruleset import Ruleset
 
 # Relative weights by verb; verbs not listed weigh 1.
 VERB_WEIGHTS: dict[str, int] = {
@@ -50,15 +50,18 @@ def _own_cells(view: dict[str, Any], seat: str) -> dict[str, tuple[int, int]]:
     return out
 
 
-def weights_for(game: Game, seat: str, options: list[Command]) -> list[int]:
-    """Weights for each option: by verb, with moves towards the nearest seen enemy weighted up."""
-    specific = game.ruleset.bot_weights(game.state, seat, options)
+def weights_for(ruleset: Ruleset, state: Any, seat: str, options: list[Command]) -> list[int]:
+    """Weights for each option: by verb, with moves towards the nearest seen enemy weighted up.
+
+    The ruleset's own :meth:`~engine.ruleset.Ruleset.bot_weights` win where it gives them.
+    """
+    specific = ruleset.bot_weights(state, seat, options)
     if specific is not None:
         return specific
     weights = [VERB_WEIGHTS.get(c.verb, 1) for c in options]
     if not any(c.verb == "move" for c in options):
         return weights
-    view = game.view(seat)
+    view = ruleset.view(state, seat)
     enemies = _enemy_cells(view, seat)
     own = _own_cells(view, seat)
     if not enemies:
@@ -75,17 +78,19 @@ def weights_for(game: Game, seat: str, options: list[Command]) -> list[int]:
     return weights
 
 
-def choose_command(game: Game, seat: str) -> Command:
-    """Pick a legal command for ``seat``. Raises NotYourTurn when ``seat`` has nothing to play."""
-    options = game.legal_commands(seat)
+def choose_command(
+    ruleset: Ruleset, state: Any, seat: str, options: list[Command], *, seed: int, ply: int
+) -> Command:
+    """Pick one of ``options`` (``seat``'s legal commands) by the weights; the pick depends on ``seed``
+    (the game's), ``ply`` (commands played so far) and the seat only. Raises NotYourTurn when empty."""
     if not options:
         raise NotYourTurn(f"The {seat} seat has nothing to play now.")
-    weights = weights_for(game, seat, options)
+    weights = weights_for(ruleset, state, seat, options)
     total = sum(weights)
-    if total == 0:
+    if total <= 0:
         weights = [1] * len(options)
         total = len(options)
-    digest = hashlib.sha256(f"bot:{game.seed}:{len(game.log)}:{seat}".encode()).digest()
+    digest = hashlib.sha256(f"bot:{seed}:{ply}:{seat}".encode()).digest()
     pick = int.from_bytes(digest[:8], "big") % total
     for command, weight in zip(options, weights, strict=True):
         if pick < weight:
@@ -118,45 +123,3 @@ class Picker:
             raise ValueError("below() needs n >= 1")
         self._state = (self._state * 6364136223846793005 + 1442695040888963407) & _MASK64
         return (self._state >> 32) % n
-
-
-def fast_random_game(
-    ruleset: str, seed: int, *, max_commands: int = 20_000, use_sampler: bool = True
-) -> Game:
-    """Play a whole game with every seat a bot, as fast as the engine allows; returns the finished game.
-
-    Each command is a uniform pick among the awaited seat's legal commands (the seed decides), standing
-    answer changes skipped. With ``use_sampler`` a ruleset's :meth:`~engine.ruleset.Ruleset.sample_command`
-    finds it without listing every command, and it is executed without being parsed again (the sampler
-    checks it with the rules' own checks); rulesets without one, or ``use_sampler=False``, list
-    ``legal_commands`` and apply the pick as typed text would be. Used by benchmarks and self-play tests.
-    """
-    from engine.game import LogEntry, new_game
-    from engine.ruleset import Chooser, Ruleset, find_ruleset
-
-    rs = find_ruleset(ruleset)
-    game = new_game(rs.id, seed=seed, seats={s: None for s in rs.seats})
-    # Rulesets without a sampler keep the original picks (and so the same games) in either mode.
-    use_sampler = use_sampler and type(rs).sample_command is not Ruleset.sample_command
-    picker: Chooser = Picker(seed) if use_sampler else Rng(seed=seed)
-    state = game.state
-    # Bound once: this loop runs for every command of every self-play game.
-    outcome, next_seat, sample, execute = rs.outcome, rs.next_seat, rs.sample_command, rs.execute
-    log = game.log
-    for _ in range(max_commands):
-        if outcome(state) is not None:
-            break
-        if use_sampler:
-            seat = next_seat(state)
-            if seat is None:
-                raise AssertionError("a running game has no seat to act")
-            command = sample(state, seat, picker)
-            if command is not None:
-                execute(state, seat, command)
-                log.append(LogEntry(seat, command.text))
-                continue
-        else:
-            seat = min(game.awaiting()[0].seats)
-        options = [c for c in game.legal_commands(seat) if c.verb != "react"]
-        game.apply(seat, options[picker.below(len(options))])
-    return game

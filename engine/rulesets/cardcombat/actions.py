@@ -75,7 +75,7 @@ def begin_round(st: CCState, events: list[Event]) -> None:
     if st.scenario["objective"] == "treasure" and st.round >= 2 and st.round % 2 == 0:
         place_chest(st, events)
     if {"ring_of_cloak", "cursed_ring"} & set(rules):
-        standing = [f for f in R.alive(st) if f["kind"] == "hero"]
+        standing = sorted((f for f in R.alive(st) if f["kind"] == "hero"), key=lambda f: str(f["seat"]))
         if standing:
             carrier = standing[(st.round - 1) % len(standing)]
             st.flags["ring_carrier"] = carrier["id"]
@@ -139,6 +139,7 @@ def reveal(st: CCState, events: list[Event]) -> None:
         speed = sum(cards()[c].cost for c in com["cards"])
         speed += sum(items()[i].value for i in com["items"] if items()[i].effect == "speed")
         f["committed"] = list(com["cards"])
+        f["round_budget"] = budget(f)  # Adrenaline's +2 counts for this round, though it is spent now
         names = ", ".join(cards()[c].name for c in com["cards"]) or "no card"
         events.append(Event(f"{f['name']} reveals {names}: speed {speed}."))
         entries.append((-speed, 0, seat_rank[f["seat"]], ["hero", f["id"], speed]))
@@ -197,7 +198,8 @@ def end_round(st: CCState, events: list[Event]) -> None:
                 f["cooldown"][c] = cd
         f["committed"] = []
         for it in f["items"]:
-            it["cd"] = max(0, it["cd"] - 1)
+            if it.get("used") != st.round:  # the round of use does not count toward the cooldown
+                it["cd"] = max(0, it["cd"] - 1)
         if "do_not_linger" in st.scenario["rules"] and f["hp"] > 0 and not f.get("out"):
             here = list(f["pos"])
             if f.get("linger_pos") == here:
@@ -256,7 +258,7 @@ def start_turn(st: CCState, f: dict[str, Any], events: list[Event]) -> None:
     if f["kind"] == "hero":
         for c in f.get("committed", []):
             queue += [["card", c, i] for i in range(len(cards()[c].actions))]
-        spare = budget(f) - sum(cards()[c].cost for c in f.get("committed", []))
+        spare = int(f.get("round_budget", budget(f))) - sum(cards()[c].cost for c in f.get("committed", []))
     else:
         queue = [["summon", f["summon"], i] for i in range(len(summon_actions(f["summon"])))]
         spare = 0
@@ -359,12 +361,11 @@ def active_fig(st: CCState, seat: str) -> dict[str, Any] | None:
 
 def move_options(st: CCState, f: dict[str, Any], free: int, pool: int, verb_note: str) -> list[Command]:
     """``move`` to every empty square reachable with ``free`` card spaces plus ``pool`` stamina."""
-    best = R.paths(st, f, free + pool, avoid_traps=False)
+    best = R.hero_routes(st, f, free, pool)
     out = []
-    for c, (steps, traps, _p) in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    for c, (cost, traps, _cells) in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         if c == R.pos(f) or R.occupant(st, c):
             continue
-        cost = max(0, steps - free)
         label = (
             f"{f['name']} to {cell_name(c)}"
             + (f" ({cost} stamina)" if cost else "")
@@ -401,7 +402,7 @@ def legal(st: CCState, seat: str) -> list[Command]:
                     Command("recollect", (hero["id"], c), f"Resolve: take {cards()[c].name} back (once)")
                 )
         chosen = st.flags.get("round_items", {}).get(hero["id"], [])
-        for it in hero["items"]:
+        for it in R.ready_items(hero):
             card = items()[it["id"]]
             if card.use == "round_start" and it["cd"] == 0 and it["id"] not in chosen:
                 out.append(Command("use", (hero["id"], it["id"]), f"{card.name} this round ({card.text})"))
@@ -458,7 +459,7 @@ def legal(st: CCState, seat: str) -> list[Command]:
         if not moving and not f.get("moved_free") and not R.has(f, "paralyze") and pool > 0:
             out += move_options(st, f, 0, pool, " (the round's stamina move)")
         if act is not None and act.kind in ("melee", "ranged"):
-            for it in f["items"]:
+            for it in R.ready_items(f):
                 card = items()[it["id"]]
                 if (
                     card.use == "attack"
@@ -467,7 +468,7 @@ def legal(st: CCState, seat: str) -> list[Command]:
                     and it["id"] not in st.turn["mods"].get("used", [])
                 ):
                     out.append(Command("boost", (fid, it["id"]), f"{card.name}: {card.text}"))
-        for it in f["items"]:
+        for it in R.ready_items(f):
             card = items()[it["id"]]
             if card.use == "turn" and it["cd"] == 0:
                 out.append(Command("use", (fid, it["id"]), f"{card.name}: {card.text}"))
@@ -537,6 +538,24 @@ def check(st: CCState, seat: str, text: str) -> Command:
         raise NotYourTurn("It is not your turn: wait for your place in the initiative.")
     verb = words[0]
     same = [c for c in options if c.verb == verb]
+    if verb == "attack" and len(words) > 3:
+        # several targets are resolved in the order the player names them
+        for c in same:
+            if (
+                c.args[0] == words[1]
+                and sorted(c.args[1:]) == sorted(words[2:])
+                and len(set(words[2:])) == len(words[2:])
+            ):
+                names = " and ".join(st.figures[t]["name"] for t in words[2:])
+                return Command("attack", tuple(words[1:]), c.label.split(" ", 1)[0] + " " + names)
+    if st.phase == "commit" and verb not in ("commit", "recollect", "use"):
+        raise IllegalCommand(f"Every hero first commits this round's cards ('commit <hero> <card> [<card>]' or "
+                             f"'commit <hero> rest'); '{verb}' comes on your turn in the initiative.")  # fmt: skip
+    if st.phase == "commit" and verb == "commit" and hero is not None:
+        commit_refusal(hero, words[1:])
+    if st.phase == "turns" and len(words) > 1 and st.turn.get("fig") and words[1] != st.turn["fig"]:
+        f = st.figures[st.turn["fig"]]
+        raise IllegalCommand(f"It is {f['name']}'s turn: name it in your command ('{verb} {f['id']} ...').")
     if st.phase == "commit" and verb == "commit":
         raise IllegalCommand("You may commit up to two cards from your hand that are not cooling down, whose "
                              "stamina adds up to no more than your round's stamina (e.g. "
@@ -561,6 +580,31 @@ def check(st: CCState, seat: str, text: str) -> Command:
     raise IllegalCommand(f"That {verb} is not possible now. For example: {same[0].text}.")
 
 
+def commit_refusal(hero: dict[str, Any], words: list[str]) -> None:
+    """Raise the commit rule a refused ``commit <hero> <card>...`` breaks (returns when none is found)."""
+    if words and words[0] != hero["id"]:
+        raise IllegalCommand(f"You play {hero['name']}: 'commit {hero['id']} <card> [<card>]'.")
+    chosen = words[1:]
+    if len(chosen) > 2:
+        raise IllegalCommand("A hero plays at most two action cards a round (or none: 'rest').")
+    for c in chosen:
+        if c not in hero["hand"]:
+            raise IllegalCommand(f"'{c}' is not a card in {hero['name']}'s hand.")
+        if c in hero["discard"]:
+            raise IllegalCommand(f"{cards()[c].name} was discarded: it is out for the rest of the scenario.")
+        if c in hero["cooldown"]:
+            raise IllegalCommand(
+                f"{cards()[c].name} is cooling down for {hero['cooldown'][c]} more round(s)."
+            )
+    if len(chosen) == 2 and chosen[0] == chosen[1]:
+        raise IllegalCommand("Each card can be played once a round.")
+    cost = sum(cards()[c].cost for c in chosen)
+    if chosen and cost > budget(hero):
+        raise IllegalCommand(
+            f"Those cards cost {cost} stamina; {hero['name']} has {budget(hero)} this round."
+        )
+
+
 def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
     """Play a checked command; returns the narration."""
     events: list[Event] = []
@@ -583,7 +627,7 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
         used = st.flags.get("round_items", {}).pop(hero["id"], [])
         for it in hero["items"]:
             if it["id"] in used:
-                it["cd"] = items()[it["id"]].cooldown
+                spend_item(st, it)
         st.commits[hero["id"]] = {"cards": chosen, "items": used}
         events.append(Event(f"{hero['name']} has committed.", "commit"))
         waiting = [f for f in R.alive(st) if f["kind"] == "hero" and f["id"] not in st.commits]
@@ -609,15 +653,18 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
             dice = st.pending["dice"]
             old = int(a[1])
             dice[dice.index(old)] = new
+            st.pending["raw"] = list(dice)
             events.append(Event(f"{f['name']} re-rolls the {old}: {new}.", dice=tuple(raw)))
         else:
             events.append(Event(f"{f['name']} re-rolls the miss: {new}.", dice=tuple(raw)))
+            rdie = st.pending.get("range_die")
             st.pending["dmg_die"] = new
-            st.pending["raw"] = raw
+            st.pending["raw"] = ([rdie] if rdie else []) + raw
             st.pending.pop("stage")
             act = R.action_from(st.pending["act"])
             if R.missed(st, f, target, act) and R.reroll_sources(st, f):
                 st.pending["stage"] = "miss"
+                events.append(Event(f"Still a miss ({new}): re-roll again or accept it."))
             else:
                 R.finish_target(st, events)
                 R.resume_attack(st, events)
@@ -629,10 +676,9 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
         to = R.parse_cell_for(st, a[1])
         card_move = act is not None and act.kind == "move"
         free = int(st.turn["allow"]) if card_move else 0
-        best = R.paths(st, f, free + (pool if f["kind"] == "hero" else 0), avoid_traps=False)
-        steps = best[to][0]
-        st.turn["pool"] = pool - max(0, steps - free)
-        walk(st, f, R.route(best, to), events)
+        cost, _traps, cells = R.hero_routes(st, f, free, pool if f["kind"] == "hero" else 0)[to]
+        st.turn["pool"] = pool - cost
+        walk(st, f, cells, events)
         if card_move:
             pop_action(st, performed=True)
         else:
@@ -675,7 +721,7 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
         card = items()[a[1]]
         it = next(i for i in f["items"] if i["id"] == a[1])
         st.turn["pool"] = pool - card.stamina
-        it["cd"] = card.cooldown
+        spend_item(st, it)
         mods = st.turn.setdefault("mods", {})
         mods.setdefault("used", []).append(a[1])
         if card.effect == "wound":
@@ -691,10 +737,13 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
             if card.cooldown < 0:
                 f["items"].remove(it)
             else:
-                it["cd"] = card.cooldown
+                spend_item(st, it)
         elif it.get("active"):
-            f["items"].remove(it)
-            events.append(Event(f"{f['name']} discards {card.name}; its stamina is free again."))
+            # "the card is then lost for the scenario": the hero keeps it for the next one
+            it.update(active=False, gone=True)
+            events.append(
+                Event(f"{f['name']} discards {card.name} for this scenario; its stamina is free again.")
+            )
         else:
             it["active"] = True
             st.turn["pool"] = pool - card.stamina
@@ -746,8 +795,14 @@ def pay_reroll(st: CCState, f: dict[str, Any], src: str) -> None:
     else:
         card = items()[src]
         it = next(i for i in f["items"] if i["id"] == src)
-        it["cd"] = card.cooldown
+        spend_item(st, it)
         st.turn["pool"] = int(st.turn["pool"]) - card.stamina
+
+
+def spend_item(st: CCState, it: dict[str, Any]) -> None:
+    """An item is used: it waits its printed cooldown in whole rounds after this one (as spent cards do)."""
+    it["cd"] = items()[it["id"]].cooldown
+    it["used"] = st.round
 
 
 def cast_status(

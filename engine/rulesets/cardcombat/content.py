@@ -11,7 +11,8 @@ Action notation (one action; a card lists several separated by ``;``, resolved i
 - ``move`` (roll a die), ``move 3`` (up to 3), ``move +2`` (die + 2)
 - ``melee`` / ``ranged`` with a damage form: nothing (the stat), ``+X`` / ``-X`` (stat plus X),
   ``=X`` (fixed X, still rolls for miss and pierce), ``d`` (the die itself: no miss, no pierce);
-  options: ``rN`` fixed range, ``tN`` targets, ``missN`` (misses on 1..N), and statuses given to the
+  options: ``rN`` fixed range, ``tN`` targets, ``missN`` (misses on 1..N), ``fN=M`` (die face N, 2-6,
+  counts as stat + M instead of the table's value: ``f2=-1`` makes a 2 "-1"), and statuses given to the
   target after the attack (``wound poison mark paralyze disarm stun confuse``), ``pushN``, ``pullN``
 - ``heal N self|ally`` (``rN`` range for ally), ``cast <status> self|ally|foe`` (``rN`` fixed range,
   otherwise rolled like a ranged attack's range), ``shield N`` (fixed defence N to the end of the round)
@@ -61,6 +62,7 @@ class Action:
     what: str = ""  # cast: the status; summon: the kind; rift: the element
     needs: str = ""  # rift element gating the action
     xp: int = 0
+    faces: tuple[tuple[int, int], ...] = ()  # (die face, modifier) replacing the damage table's entries
     text: str = ""
 
 
@@ -170,6 +172,7 @@ def parse_action(text: str, where: str) -> Action:
     kind, rest = words[0], words[1:]
     kw: dict[str, Any] = {"kind": kind, "needs": needs, "text": text.strip()}
     statuses: list[str] = []
+    faces: list[tuple[int, int] | None] = []
 
     def bad(word: str) -> ContentError:
         return ContentError(f"{where}: '{word}' is not understood in '{text.strip()}'.")
@@ -234,6 +237,8 @@ def parse_action(text: str, where: str) -> Action:
             kw["pull"] = int(w[4:])
         elif w.startswith("xp") and w[2:].isdigit():
             kw["xp"] = int(w[2:])
+        elif kind in ("melee", "ranged") and _face(w) is not None:
+            faces.append(_face(w))
         elif w in TARGET_STATUSES and kind in ("melee", "ranged"):
             statuses.append(TARGET_STATUSES[w])
         elif w in ("self", "ally", "foe") and kind == "heal":
@@ -241,9 +246,20 @@ def parse_action(text: str, where: str) -> Action:
         else:
             raise bad(w)
     kw["statuses"] = tuple(statuses)
+    kw["faces"] = tuple(f for f in faces if f is not None)
     if kw.get("who") and kw["who"] not in ("self", "ally", "foe"):
         raise bad(kw["who"])
     return Action(**kw)
+
+
+def _face(word: str) -> tuple[int, int] | None:
+    """``f2=-1`` -> (2, -1): a die face (2-6) and the modifier it counts as; None if ``word`` is no face."""
+    if not (word.startswith("f") and "=" in word):
+        return None
+    face, _eq, mod = word[1:].partition("=")
+    if not face.isdigit() or not 2 <= int(face) <= 6 or not mod.lstrip("+-").isdigit():
+        return None
+    return int(face), int(mod)
 
 
 def parse_actions(text: str, where: str) -> tuple[Action, ...]:
@@ -337,7 +353,7 @@ CARDS: tuple[str, ...] = (
     "mend2 | Bloom | sylvan | 2 | 2 | 1 | heal 4 ally r4; heal 2 self | mend",
     "cleave2 | Whirlwind | warrior | 2 | 3 | 1 | move 2; melee t3 | cleave",
     "firebolt2 | Fireball | mage | 2 | 3 | 1 | ranged t2; rift fire | firebolt",
-    "aimed_shot2 | Deadeye | ranger | 2 | 2 | 1 | ranged +2 | aimed_shot",
+    "aimed_shot2 | Deadeye | ranger | 2 | 2 | 1 | ranged +2 f2=-1 | aimed_shot",
     "backstab2 | Assassinate | rogue | 2 | 3 | 1 | move 3; melee +3 miss2 wound | backstab",
     "smite2 | Radiant Smite | cleric | 2 | 2 | 1 | move 2; melee +1 confuse | smite",
     "holy_strike2 | Crusade | paladin | 2 | 3 | 1 | move 3; melee +2 | holy_strike",
@@ -427,6 +443,8 @@ ITEMS: tuple[str, ...] = (
     "Your next attack this turn also wounds.",
     "keen_eye | Keen Eye | augmentation | 50 | 1 | 2 | 1 | attack | range | 2 | "
     "+2 to a rolled range on your next attack this turn.",
+    "balanced_grip | Balanced Grip | effect | 70 | 0 | 0 | 1 | passive | face2 | -1 | "
+    "Your attack die 2 always counts as -1 instead of -2.",
 )
 
 # -- the random scenario generator's pools (names and rules carry over from the reference pages) --------

@@ -18,7 +18,8 @@ HELP: dict[str, str] = {
     "damage": (
         "A rolled attack uses your stat: die 1 misses, 2 is -2, 3 is -1, 4 the stat, 5 +1, 6 +2 and pierces "
         "(no defence at all). '=X' attacks always deal X but still roll for miss and pierce; '+X' adds X after a "
-        "non-miss; 'd' attacks deal the die itself, never miss, never pierce. Some cards miss on 1-2 or 1-3."
+        "non-miss; 'd' attacks deal the die itself, never miss, never pierce. Some cards miss on 1-2 or 1-3, and "
+        "some cards and items change a face (f2=-1: a 2 counts as -1)."
     ),
     "ranged": (
         "A ranged attack without a printed range rolls two dice: 'split <hero> <range> <damage>' chooses which "
@@ -37,7 +38,8 @@ HELP: dict[str, str] = {
         "no moving, Disarm: no attacking (next turn). Adrenaline: +2 stamina next round."
     ),
     "rerolls": (
-        "After a miss (or before choosing a ranged split): once a round a hero may pay 1 stamina to re-roll a die; "
+        "After a miss (or before choosing a ranged split; a range that falls short cannot be re-rolled after "
+        "it): once a round a hero may pay 1 stamina to re-roll a die; "
         "Lucky Charm sells more; Rabbit's Foot gives a free one. Bosses and Captains re-roll a miss once a round "
         "for 2 less damage."
     ),

@@ -127,7 +127,9 @@ def scene(st: CCState, seat: str | None) -> Scene:
                 detail.append(
                     "items: "
                     + ", ".join(
-                        items()[i["id"]].name + (f"({i['cd']})" if i["cd"] else "") for i in f["items"]
+                        items()[i["id"]].name
+                        + (" (lost)" if i.get("gone") else f"({i['cd']})" if i["cd"] else "")
+                        for i in f["items"]
                     )
                 )
         units.append(PanelUnit(f"{f['id']} · {f['name']}", colour, (f["hp"], f["max_hp"]), " · ".join(detail),

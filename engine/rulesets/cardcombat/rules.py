@@ -108,46 +108,75 @@ def sees(st: CCState, a: Cell, b: Cell, hero: bool = False) -> bool:
     return line_of_sight(a, b, lambda _x, _y: False, lambda c: is_wall(st, c))
 
 
-def paths(
-    st: CCState, f: dict[str, Any], limit: int, avoid_traps: bool
-) -> dict[Cell, tuple[int, int, Cell | None]]:
-    """Cells ``f`` can walk to within ``limit`` steps: cell -> (steps, traps crossed, previous cell).
+Walk = tuple[Cell, int]  # a cell reached and the traps crossed on the way there
 
-    Figures of its own side may be passed through, foes may not; the end square must be empty (the
-    caller checks). Among equally short routes the one crossing fewest traps is kept; with
-    ``avoid_traps`` a trap square costs as much as a detour of the whole limit, so routes go around it
-    whenever they can."""
+
+def walks(st: CCState, f: dict[str, Any], limit: int) -> dict[Walk, tuple[int, Walk | None]]:
+    """Every way ``f`` can walk within ``limit`` steps, kept per (cell, traps crossed): the fewest steps
+    it takes and the step before. Figures of its own side may be passed through, foes may not (the end
+    square must be empty: the caller checks); flying figures cross traps unhurt."""
     start = pos(f)
     flying = bool(f.get("flying"))
-    best: dict[Cell, tuple[int, int, Cell | None]] = {start: (0, 0, None)}
-    queue: deque[Cell] = deque([start])
     blockers = {pos(g) for g in foes(st, f)}
+    # breadth-first over (cell, traps crossed): the first visit of a state is its shortest walk, and a
+    # walk reaching a cell later with no fewer traps than an earlier one is never better, so it is dropped
+    seen: dict[Walk, tuple[int, Walk | None]] = {(start, 0): (0, None)}
+    fewest: dict[Cell, int] = {start: 0}
+    queue: deque[Walk] = deque([(start, 0)])
     while queue:
-        c = queue.popleft()
-        steps, traps, _prev = best[c]
+        state = queue.popleft()
+        (c, t), steps = state, seen[state][0]
         if steps >= limit:
             continue
         for dx, dy in KING:
             n = (c[0] + dx, c[1] + dy)
             if n in blockers or not step_ok(st, c, n, flying):
                 continue
-            t = traps + (1 if is_trap(st, n) and not flying else 0)
-            cand = (steps + 1, t, c)
-            old = best.get(n)
-            if old is None or (cand[0], cand[1]) < (old[0], old[1]):
-                best[n] = cand
-                queue.append(n)
-    return best
+            nxt = (n, t + (1 if is_trap(st, n) and not flying else 0))
+            if nxt[1] < fewest.get(n, 1 << 30):
+                fewest[n] = nxt[1]
+                seen[nxt] = (steps + 1, state)
+                queue.append(nxt)
+    return seen
 
 
-def route(best: dict[Cell, tuple[int, int, Cell | None]], to: Cell) -> list[Cell]:
-    """The cells walked to reach ``to`` (start excluded)."""
-    out = []
-    c: Cell | None = to
-    while c is not None and best[c][2] is not None:
-        out.append(c)
-        c = best[c][2]
+def walked(seen: dict[Walk, tuple[int, Walk | None]], state: Walk) -> list[Cell]:
+    """The cells walked to reach ``state`` (start excluded)."""
+    out: list[Cell] = []
+    at: Walk | None = state
+    while at is not None and seen[at][1] is not None:
+        out.append(at[0])
+        at = seen[at][1]
     return out[::-1]
+
+
+def wary_routes(st: CCState, f: dict[str, Any], limit: int) -> dict[Cell, tuple[int, list[Cell]]]:
+    """How an enemy walks (Enemy actions: around a trap if it can, through it if not): for every cell
+    reachable within ``limit`` steps, the fewest traps any such walk crosses and, among those walks, the
+    shortest one (cell -> (traps, cells walked))."""
+    seen = walks(st, f, limit)
+    out: dict[Cell, tuple[int, list[Cell]]] = {}
+    for (c, t), _step in sorted(seen.items(), key=lambda kv: (kv[0][1], kv[1][0])):
+        if c not in out:
+            out[c] = (t, walked(seen, (c, t)))
+    return out
+
+
+def hero_routes(
+    st: CCState, f: dict[str, Any], free: int, pool: int
+) -> dict[Cell, tuple[int, int, list[Cell]]]:
+    """How a hero (or summon) walks to each square it can reach with ``free`` card squares plus ``pool``
+    stamina: the cheapest walk in stamina, and among those the one crossing the fewest traps, then the
+    shortest (cell -> (stamina, traps, cells walked)). A detour around a trap is taken when the card's free
+    squares cover it, never paid for with stamina the player did not choose to spend."""
+    seen = walks(st, f, free + pool)
+    out: dict[Cell, tuple[int, int, list[Cell]]] = {}
+    for (c, t), (steps, _prev) in sorted(
+        seen.items(), key=lambda kv: (max(0, kv[1][0] - free), kv[0][1], kv[1][0])
+    ):
+        if c not in out:
+            out[c] = (max(0, steps - free), t, walked(seen, (c, t)))
+    return out
 
 
 def distance_map(st: CCState, f: dict[str, Any], avoid_traps: bool) -> dict[Cell, int]:
@@ -234,6 +263,11 @@ def item_ids(f: dict[str, Any]) -> list[str]:
     return [i["id"] for i in f.get("items", [])]
 
 
+def ready_items(f: dict[str, Any]) -> list[dict[str, Any]]:
+    """The items a hero can still use in this scenario (a discarded Long Fingers is lost until the next)."""
+    return [it for it in f.get("items", []) if not it.get("gone")]
+
+
 def item_bonus(f: dict[str, Any], effect: str) -> int:
     """The sum of a hero's passive or locked-in-play item values for ``effect``."""
     total = 0
@@ -266,10 +300,14 @@ DURATION = {"poison": "heal", "wound": "heal", "mark": "round", "strengthened": 
             "paralyze": "turn", "disarm": "turn", "stunned": "turn", "confused": "turn"}  # fmt: skip
 
 
+STATUS_WORDS = {"poison": "is poisoned", "wound": "is wounded", "mark": "is marked", "paralyze": "is paralyzed",
+                "disarm": "is disarmed", "adrenaline": "gains Adrenaline"}  # fmt: skip
+
+
 def give(st: CCState, f: dict[str, Any], status: str, events: list[Event]) -> None:
     """Put a status on a figure (refreshing its duration)."""
     f["st"][status] = DURATION[status]
-    events.append(Event(f"{f['name']} is {status}."))
+    events.append(Event(f"{f['name']} {STATUS_WORDS.get(status, 'is ' + status)}."))
 
 
 def heal(st: CCState, f: dict[str, Any], points: int, events: list[Event]) -> None:
@@ -401,7 +439,7 @@ def damage_of(
     elif act.dmg == "fixed":
         dmg, pierce = act.x, d == 6
     else:
-        dmg = stat + FACE[d] + (act.x if act.dmg == "plus" else 0)
+        dmg = stat + faces(atk, act)[d] + (act.x if act.dmg == "plus" else 0)
         pierce = d == 6
     dmg += bonus + item_bonus(atk, act.kind) - (2 if cursed(st, atk) else 0)
     if atk["kind"] == "hero" and "finishing_blows" in st.scenario["rules"] and tgt["hp"] < 5:
@@ -409,6 +447,22 @@ def damage_of(
     if has(tgt, "wound"):
         dmg += 1
     return max(0, dmg), pierce
+
+
+def faces(atk: dict[str, Any], act: Action) -> dict[int, int]:
+    """The damage table this attacker uses for this action: the chapter's, with the faces the card
+    (``fN=M``) or a passive item (effect ``faceN``) changes; where both change a face the better counts."""
+    table = dict(FACE)
+    changed: dict[int, list[int]] = {}
+    for face, mod in act.faces:
+        changed.setdefault(face, []).append(mod)
+    for it in ready_items(atk):
+        card = items()[it["id"]]
+        if card.use == "passive" and card.effect.startswith("face") and card.effect[4:].isdigit():
+            changed.setdefault(int(card.effect[4:]), []).append(card.value)
+    for face, mods in changed.items():
+        table[face] = max(mods)
+    return table
 
 
 def attack_reach(
@@ -444,7 +498,7 @@ def reroll_sources(st: CCState, hero: dict[str, Any]) -> list[str]:
     pool = int(st.turn.get("pool", 0)) if st.turn.get("fig") == hero["id"] else 0
     if not hero.get("reroll_used") and pool >= 1:
         out.append("stamina")
-    for it in hero.get("items", []):
+    for it in ready_items(hero):
         card = items()[it["id"]]
         if card.use == "reroll" and it["cd"] == 0 and pool >= card.stamina:
             out.append(it["id"])
@@ -495,6 +549,9 @@ def next_target(st: CCState, events: list[Event]) -> None:
             p["raw"] = ra + rb
             if atk["kind"] == "hero":
                 p["stage"] = "split"
+                d_away = chebyshev(pos(atk), pos(tgt))
+                events.append(Event(f"{atk['name']} rolls {a} and {b} against {tgt['name']} ({d_away} away): "
+                                    "choose the range die and the damage die.", "attack", tuple(ra + rb)))  # fmt: skip
                 return
             r, d = enemy_split(st, atk, tgt, act, a, b)
             p["range_die"], p["dmg_die"] = r, d
@@ -528,20 +585,32 @@ def check_miss(st: CCState, events: list[Event]) -> bool:
     p = st.pending
     atk, tgt = st.figures[p["atk"]], st.figures[p["targets"][0]]
     act = action_from(p["act"])
-    if missed(st, atk, tgt, act):
+    # only a damage die that misses may be re-rolled; a range die that falls short was chosen in the split
+    if reaches(st, atk, tgt, act) and missed(st, atk, tgt, act):
         if atk["kind"] == "hero" and reroll_sources(st, atk):
             p["stage"] = "miss"
+            events.append(Event(f"{atk['name']} rolls {p['dmg_die']} against {tgt['name']}: a miss. Re-roll it "
+                                "or accept it.", "attack", tuple(int(x) for x in p["raw"])))  # fmt: skip
             return True
         if atk["kind"] == "enemy" and (atk.get("captain") or atk.get("boss")) and not atk.get("reroll_used"):
             atk["reroll_used"] = True
             adv = has(tgt, "stunned") or has(tgt, "confused")
             d, raw = die(st, adv)
-            events.append(Event(f"{atk['name']} re-rolls the miss ({p['dmg_die']} → {d}), for 2 less damage.",
-                                dice=tuple(raw)))  # fmt: skip
+            events.append(Event(f"{atk['name']} rolls {p['dmg_die']} against {tgt['name']}, a miss, and re-rolls "
+                                f"it: {d}, for 2 less damage.", "attack",
+                                tuple(int(x) for x in p["raw"]) + tuple(raw)))  # fmt: skip
             p["dmg_die"] = d
+            p["raw"] = ([p["range_die"]] if p.get("range_die") else []) + raw
             p["penalty"] = 2
     finish_target(st, events)
     return False
+
+
+def reaches(st: CCState, atk: dict[str, Any], tgt: dict[str, Any], act: Action) -> bool:
+    """Whether the suspended attack's reach (melee reach, printed range, or the chosen range die plus
+    bonuses) covers ``tgt`` in sight."""
+    p = st.pending
+    return can_target(st, atk, tgt, act, attack_reach(st, atk, act, p.get("range_die"), p["mods"]))
 
 
 def missed(st: CCState, atk: dict[str, Any], tgt: dict[str, Any], act: Action) -> bool:
@@ -726,10 +795,21 @@ def cursed(st: CCState, f: dict[str, Any]) -> bool:
     return "cursed_ring" in st.scenario["rules"] and st.flags.get("ring_carrier") == f["id"]
 
 
-def pick_targets(st: CCState, e: dict[str, Any], n: int, dist: dict[Cell, int]) -> list[dict[str, Any]]:
+def pick_targets(
+    st: CCState,
+    e: dict[str, Any],
+    n: int,
+    dist: dict[Cell, int],
+    among: list[dict[str, Any]] | None = None,
+    events: list[Event] | None = None,
+    prefer: dict[str, Any] | None = None,
+) -> list[dict[str, Any]]:
     """Up to ``n`` targets by the enemy priority: Mark, then summons, then the closest hero, then the
-    fastest; a die roll breaks what is still tied. Each further target is picked by the same list."""
-    cands = [g for g in foes(st, e) if g["kind"] in ("hero", "summon") or has(g, "mark")]
+    fastest; a die roll breaks what is still tied. Each further target is picked by the same list.
+    ``among`` limits the choice (the foes an attack can reach); ``prefer`` (the figure the enemy walked
+    toward) wins a tie without a second roll."""
+    pool = foes(st, e) if among is None else among
+    cands = [g for g in pool if g["kind"] in ("hero", "summon") or has(g, "mark")]
     out = []
     for _ in range(n):
         if not cands:
@@ -744,7 +824,17 @@ def pick_targets(st: CCState, e: dict[str, Any], n: int, dist: dict[Cell, int]) 
                           -fastest_speed(st, g)) for g in cands}  # fmt: skip
         top = min(keys.values())
         tied = [g for g in cands if keys[g["id"]] == top]
-        choice = tied[0] if len(tied) == 1 else tied[(st.rng.roll() - 1) % len(tied)]
+        if len(tied) == 1:
+            choice = tied[0]
+        elif prefer is not None and prefer in tied:
+            choice = prefer
+        else:
+            roll = st.rng.roll()
+            choice = tied[(roll - 1) % len(tied)]
+            if events is not None:
+                names = ", ".join(g["name"] for g in tied)
+                events.append(Event(f"{e['name']} rolls {roll} to choose between {names}: {choice['name']}.",
+                                    dice=(roll,)))  # fmt: skip
         out.append(choice)
         cands.remove(choice)
     return out
@@ -768,7 +858,7 @@ def enemy_turn(st: CCState, e: dict[str, Any], card_index: int, events: list[Eve
         main.range if main.kind == "ranged" and main.range else (reach(st, e) if main.kind == "melee" else 3)
     )
     dist = distance_map(st, e, avoid_traps=False)
-    targets = pick_targets(st, e, 1, dist)
+    targets = pick_targets(st, e, 1, dist, events=events)
     if not targets:
         end_turn_statuses(e)
         return
@@ -779,6 +869,7 @@ def enemy_turn(st: CCState, e: dict[str, Any], card_index: int, events: list[Eve
         enemy_move(st, e, goal, steps, rng_needed, events)
         if e["hp"] <= 0:
             return
+        dist = distance_map(st, e, avoid_traps=False)  # "closest" now counts from where it stands
     for act in card.actions:
         if e["hp"] <= 0 or st.result is not None:
             return
@@ -797,7 +888,9 @@ def enemy_turn(st: CCState, e: dict[str, Any], card_index: int, events: list[Eve
                 continue
             limit = potential_range(st, e, act)
             in_reach = [g for g in foes(st, e) if can_target(st, e, g, act, limit)]
-            picked = [g for g in pick_targets(st, e, len(in_reach), dist) if g in in_reach][: act.targets]
+            # the priority list picks among the foes this attack reaches (a Marked hero out of reach does
+            # not shield the one standing next to the enemy)
+            picked = pick_targets(st, e, act.targets, dist, in_reach, events, goal)
             if picked:
                 start_attack(st, e, [g["id"] for g in picked], act, {}, events)
                 st.pending = {}
@@ -816,18 +909,19 @@ def enemy_move(
 ) -> None:
     """Walk toward ``goal``: a square in range (and sight) if one is reachable, with the fewest traps and then
     the fewest steps; otherwise the reachable square nearest the goal. Traps on the way hurt."""
-    best = paths(st, e, steps, avoid_traps=True)
+    best = wary_routes(st, e, steps)
     options = [c for c in best if c == pos(e) or not occupant(st, c)]
 
     def score(c: Cell) -> tuple[int, int, int, int, int]:
         in_range = chebyshev(c, pos(goal)) <= rng_needed and sees(st, c, pos(goal))
         gd = goal_distance(st, goal, c)
-        return (0 if in_range else 1, best[c][1], best[c][0] if in_range else gd, gd, c[1] * 100 + c[0])
+        walk = len(best[c][1])
+        return (0 if in_range else 1, best[c][0], walk if in_range else gd, gd, c[1] * 100 + c[0])
 
     dest = min(options, key=score)
     if dest == pos(e):
         return
-    walked = route(best, dest)
+    walked = best[dest][1]
     e["pos"] = [dest[0], dest[1]]
     st.trail = [[c[0], c[1]] for c in walked]
     events.append(Event(f"{e['name']} moves to {cell_name(dest)}."))

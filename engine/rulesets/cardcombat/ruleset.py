@@ -64,7 +64,9 @@ class CardCombat(Ruleset):
 
     def setup(self, options: SetupOptions, rng: Rng) -> CCState:
         """Heroes, scenario and enemies. Raises SetupError on bad options."""
-        return build_state(options, rng)
+        state = build_state(options, rng)
+        in_saved_order(state)
+        return state
 
     def load_state(self, data: dict[str, Any]) -> CCState:
         """Rebuild a state from its data."""
@@ -109,7 +111,9 @@ class CardCombat(Ruleset):
 
     def execute(self, state: Any, seat: str, command: Command) -> list[Event]:
         """Play a checked command."""
-        return A.play(state, seat, command)
+        events = A.play(state, seat, command)
+        in_saved_order(state)
+        return events
 
     def outcome(self, state: Any) -> Outcome | None:
         """The result once the scenario is won or lost."""
@@ -223,3 +227,27 @@ class CardCombat(Ruleset):
             lines.append(f"Last: {last.get('scenario')} ({'won' if last.get('won') else 'lost'}), "
                          f"+{last.get('xp', 0)} XP, +{last.get('gold', 0)} gold.")  # fmt: skip
         return "\n".join(lines)
+
+
+def in_saved_order(state: CCState) -> None:
+    """Put every mapping of ``state`` in the order a saved game comes back in (canonical JSON sorts keys).
+
+    Some rules walk the figures, decks and statuses in mapping order; a game reloaded from its snapshot
+    must go on exactly as the live one, so the live one always holds the saved order too. The mappings
+    are reordered in place: whoever holds one keeps holding the state's own.
+    """
+    for value in vars(state).values():
+        _sort_keys(value)
+
+
+def _sort_keys(value: object) -> None:
+    if isinstance(value, dict):
+        if any(a > b for a, b in zip(value, list(value)[1:], strict=False)):
+            items = sorted(value.items(), key=lambda kv: kv[0])
+            value.clear()
+            value.update(items)
+        for inner in value.values():
+            _sort_keys(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            _sort_keys(inner)

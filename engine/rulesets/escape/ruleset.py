@@ -12,6 +12,7 @@ from engine.ruleset import Chooser, Ruleset, SetupOptions, register
 from engine.rulesets.escape import actions as A
 from engine.rulesets.escape import hints as H
 from engine.rulesets.escape import rules as R
+from engine.rulesets.escape import search as search_hooks
 from engine.rulesets.escape.board import EdgeKind
 from engine.rulesets.escape.content import FACTION_NAMES, default_lineups, items, profiles, scenarios
 from engine.rulesets.escape.help import HELP
@@ -185,6 +186,18 @@ class Escape(Ruleset):
                 ways.append(f"{who} → " + (every[nxt].name if nxt else "the campaign ends"))
             lines.append(f"{sc.number}. {sc.name}: " + "; ".join(ways))
         return "\n".join(lines)
+
+    def copy_state(self, state: Any) -> Any:
+        """A fast independent deep copy (engine.rulesets.escape.search)."""
+        return search_hooks.copy_state(state)
+
+    def determinize(self, state: Any, seat: str, rng: Rng) -> Any:
+        """A state consistent with what ``seat`` knows, hidden parts dealt anew from ``rng``."""
+        return search_hooks.determinize(state, seat, rng)
+
+    def evaluate(self, state: Any, seat: str) -> float:
+        """How good the position is for ``seat`` (0..1), from public facts only."""
+        return search_hooks.evaluate(state, seat)
 
     def help_topics(self) -> dict[str, str]:
         """Rules help in the project's own words."""

@@ -9,6 +9,8 @@ answer to a charge ``panic`` or ``hold``; any time ``react panic always|never|as
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.core import Command, Event
 from engine.errors import IllegalCommand, NotYourTurn, RuleError, UnknownCommand
 from engine.geometry.square import cell_name, parse_cell
@@ -24,10 +26,13 @@ VERBS = frozenset({*FIGURE_VERBS, "end", "panic", "hold", "react"})
 SIDE_NAMES = {TEAM: "team", SWARM: "swarm"}
 
 
+REACT_LABELS = {"ask": "ask me each time", "always": "always take them", "never": "never take them"}
+
+
 def react_commands(st: PathState) -> list[Command]:
     """The standing answers the team may set (those that differ from the current one)."""
     return [
-        Command("react", ("panic", p), f"Panic shots: {p}")
+        Command("react", ("panic", p), f"Panic shots: {REACT_LABELS[p]}")
         for p in POLICY_KINDS["panic"]
         if p != st.policies.get("panic")
     ]
@@ -81,6 +86,16 @@ def whose_turn(st: PathState) -> str:
 # -- check -------------------------------------------------------------------------------------------
 def check(st: PathState, seat: str, text: str) -> Command:
     """Parse and check ``text`` for ``seat``. Raises a RuleError naming the rule; never mutates."""
+    try:
+        return _check(st, seat, text)
+    except RuleError as exc:
+        why = str(exc)
+        if why[:1].islower():  # messages that open with a bogie's name ("space alien al1 ...")
+            raise type(exc)(why[:1].upper() + why[1:]) from None
+        raise
+
+
+def _check(st: PathState, seat: str, text: str) -> Command:
     words = text.strip().lower().split()
     if not words:
         raise UnknownCommand("Type a command, for example 'move vance d4' or 'end'.")
@@ -96,7 +111,7 @@ def check(st: PathState, seat: str, text: str) -> Command:
             raise NotYourTurn("Only the team has a standing answer (for panic shots).")
         if len(args) != 2 or args[0] != "panic" or args[1] not in POLICY_KINDS["panic"]:
             raise IllegalCommand("Set the standing answer with: react panic always|never|ask.")
-        return Command("react", (args[0], args[1]), f"Panic shots: {args[1]}")
+        return Command("react", (args[0], args[1]), f"Panic shots: {REACT_LABELS[args[1]]}")
     if st.pending is not None:
         if seat != TEAM:
             raise NotYourTurn(f"Not your turn: {whose_turn(st)}.")
@@ -118,6 +133,14 @@ def check(st: PathState, seat: str, text: str) -> Command:
     f = _figure(st, seat, args[0])
     _may_act(st, f, verb)
     options = figure_commands(st, f, _short(st, f))
+    args = [f.id, *args[1:]]  # a character may be named by its name as well as its id
+    if (
+        verb in ("move", "shoot", "bomb")
+        and len(args) == 3
+        and f.pos is not None
+        and args[2] == DIRS[f.facing]
+    ):
+        args = args[:2]  # naming the facing the figure already has is no turn: the same command
     canon = " ".join([verb, *args])
     for c in options:
         if c.text == canon:
@@ -151,11 +174,20 @@ def _may_act(st: PathState, f: Figure, verb: str) -> None:
         if verb != "enter":
             raise IllegalCommand(f"{nm} is not on the map: bring it on with 'enter {f.id} <entry point>'.")
         if not R.may_start(st, f):
-            raise IllegalCommand(f"{nm} cannot come on now.")
-        if not entry_points(st):
-            raise IllegalCommand(
-                f"No new bogie can enter: {scen(st).cap} are in play (the scenario's cap) or every entry point is taken or closed."
+            why = (
+                "bogies caught in a blast zone move out of it first (bomb rule)"
+                if st.trapped
+                else "it has acted this turn"
             )
+            raise IllegalCommand(f"{nm} cannot come on now: {why}.")
+        if not entry_points(st):
+            in_play = sum(1 for x in st.figures.values() if x.side == SWARM and x.status == "board")
+            why = (
+                f"{in_play} {'is' if in_play == 1 else 'are'} in play, the scenario's cap (rule 1.5)"
+                if in_play >= scen(st).cap
+                else "every entry point is occupied or closed by a blast"
+            )
+            raise IllegalCommand(f"No new bogie can enter now: {why}.")
         return
     if verb == "enter":
         raise IllegalCommand(f"{nm} is already on the map.")
@@ -170,7 +202,7 @@ def _may_act(st: PathState, f: Figure, verb: str) -> None:
     if st.side == SWARM and st.entering and f.id != st.active:
         raise IllegalCommand("New bogies are coming on: the bogies already in play have finished (rule 1.5).")
     if f.ap <= 0:
-        raise IllegalCommand(f"{nm} has no action points left this turn.")
+        raise IllegalCommand(f"{nm} has no action points left this turn (rule 2.2).")
 
 
 def _why_not(st: PathState, f: Figure, verb: str, args: list[str], options: list[Command]) -> str:
@@ -189,46 +221,48 @@ def _why_not(st: PathState, f: Figure, verb: str, args: list[str], options: list
         if c in s.voids:
             return f"{cell_name(c)} is a void: it cannot be entered, only jumped across in a straight line (voids rule)."
         if c in occ:
-            return f"{cell_name(c)} is occupied by {name(st, occ[c])}."
+            return f"{cell_name(c)} is occupied by {name(st, occ[c])}: figures cannot move through others (rule 6.1)."
         if c in st.closed:
             return f"{cell_name(c)} is closed by a blast this turn (bomb rule)."
         if verb == "enter":
             return f"{cell_name(c)} is not a free entry point.{hint}"
         if verb == "jump":
-            return f"A jump goes straight (not diagonally) across a void and costs the AP of walking it; {nm} has {f.ap}.{hint}"
+            return f"A jump goes straight (not diagonally) across a void and costs the AP of walking it (voids rule); {nm} has {f.ap}.{hint}"
         if f.pos is not None and G.direction(f.pos, c) is None:
-            return f"{cell_name(c)} is not next to {nm}: a move is one step to one of the eight squares around.{hint}"
+            return f"{cell_name(c)} is not next to {nm}: a move is one step to one of the eight squares around (rule 3.1).{hint}"
         if len(args) >= 3 and verb == "move" and args[2] not in DIRS:
             return f"'{args[2]}' is not a facing: use one of {' '.join(DIRS)}."
         if verb == "retreat":
-            return f"A retreat shot steps backward or diagonally backward (2 AP) without turning and fires at a bogie in the arc.{hint}"
+            return f"A retreat shot steps backward or diagonally backward (2 AP) without turning and fires at a bogie in the arc (rule 7.4).{hint}"
         return (
             f"{nm} cannot make that step with {f.ap} AP: forward, diagonal-forward and sideways steps cost 1, "
-            f"backward ones 2, and each AP allows 90 degrees of turn; the diagonal between two blockers is shut.{hint}"
+            f"backward ones 2, and each AP allows 90 degrees of turn (rules 3.1, 3.2); the diagonal between two blockers is shut (rule 6.1).{hint}"
         )
     if verb == "turn":
         if len(args) != 2 or args[1] not in DIRS:
             return f"Turn to one of {' '.join(DIRS)}: 'turn {f.id} ne'."
-        return f"{nm} has {f.ap} AP: turning costs 1 AP per 90 degrees."
+        if f.pos is not None and args[1] == DIRS[f.facing]:
+            return f"{nm} already faces {args[1]}."
+        return f"{nm} has {f.ap} AP: turning costs 1 AP per 90 degrees (rule 3.2)."
     if verb in ("shoot", "bomb"):
         if f.side != TEAM:
             return "Bogies fight only in close combat."
         if verb == "bomb" and f.bombs <= 0:
-            return f"{nm} has no {s.bomb} left (bombs are limited)."
+            return f"{nm} has no {s.bomb} left (bombs are limited, rule 8.3)."
         if len(args) < 2 or args[1] not in st.figures or st.figures[args[1]].status != "board":
-            return f"Name a bogie on the map to {verb} at.{hint}"
+            return f"Name a bogie on the map to {verb} at: weapons are aimed at bogies (rule 7.1).{hint}"
         need = 2 if verb == "bomb" else 1
         if f.ap < need:
-            return f"{nm} has {f.ap} AP; a {'bomb' if verb == 'bomb' else 'gun shot'} costs {need}."
+            return f"{nm} has {f.ap} AP; a {'bomb' if verb == 'bomb' else 'gun shot'} costs {need} (rules 8.2, 8.3)."
         return (
             f"{nm} cannot fire at {args[1]} that way: only targets in the 90 degree arc of fire, not the square "
-            f"straight ahead, with a clear line; the free 90 degree turn may bring a target into the arc only if "
-            f"it is already in sight.{hint}"
+            f"straight ahead, with a clear line (rules 5.1, 6.1, 7.1); the free 90 degree turn may bring a target "
+            f"into the arc only if it is already in sight (rule 7.5).{hint}"
         )
     if verb == "attack":
         return f"{nm} can only attack an enemy on the square directly in front, never diagonally (rule 9.1), for 1 AP."
     if verb == "escape":
-        return f"{nm} must stand on the escape point ({', '.join(cell_name(c) for c in s.escapes) or 'none'}) with 1 AP."
+        return f"{nm} must stand on the escape point ({', '.join(cell_name(c) for c in s.escapes) or 'none'}) with 1 AP (rule 3.3)."
     if verb == "leave":
         return "A bogie leaves the map only from an entry point, for 1 AP (rule 3.3)."
     return f"That is not possible now.{hint}"
@@ -236,7 +270,12 @@ def _why_not(st: PathState, f: Figure, verb: str, args: list[str], options: list
 
 # -- play --------------------------------------------------------------------------------------------
 def play(st: PathState, seat: str, cmd: Command) -> list[Event]:
-    """Play a checked command; mutates ``st``; returns the narration."""
+    """Play a checked command; mutates ``st``; returns the narration (each line a capitalised sentence)."""
+    ev = _play(st, seat, cmd)
+    return [replace(e, text=e.text[:1].upper() + e.text[1:]) for e in ev]
+
+
+def _play(st: PathState, seat: str, cmd: Command) -> list[Event]:
     ev: list[Event] = []
     v, a = cmd.verb, cmd.args
     if v == "react":
@@ -341,7 +380,7 @@ def _fire(st: PathState, f: Figure, a: tuple[str, ...], ev: list[Event], bomb: b
 def _retreat(st: PathState, f: Figure, a: tuple[str, ...], ev: list[Event]) -> None:
     dest = _cell(st, a[1])
     R.enter_square(st, f, dest)
-    ev.append(Event(f"{name(st, f)} backs away to {a[1]} (2 AP) and fires as it goes."))
+    ev.append(Event(f"{name(st, f)} backs away to {a[1]} (2 AP) and fires on the way."))
     R.shoot(st, f, st.figures[a[2]], ev, free=True)
     if f.status == "board":
         R.spend(st, f, 2)

@@ -39,7 +39,8 @@ HELP: dict[str, str] = {
         "becomes the attacker."
     ),
     "panic": (
-        "When a bogie that was not already next to a character charges through its arc of fire and attacks it, the "
+        "When a bogie that was not already next to a character attacks it after moving at least partly inside its "
+        "arc of fire (setting out from inside counts; coming in only from the side or behind does not), the "
         "character gets one panic shot per swarm turn: a d6, 4-6 hits, then the bogie saves as usual. The team "
         "answers 'panic' or 'hold'; set a standing answer with 'react panic always|never|ask'."
     ),

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from engine.core import Command
 from engine.geometry.square import Cell, cell_name, chebyshev
 from engine.rulesets.escapepath import geometry as G
-from engine.rulesets.escapepath.board import blocker, can_fire, can_see, occupancy, scen
+from engine.rulesets.escapepath.board import blocker, can_fire, can_see, name, occupancy, scen
 from engine.rulesets.escapepath.content import DIRS, VECTORS
 from engine.rulesets.escapepath.state import SWARM, TEAM, Figure, PathState
 
@@ -123,7 +123,8 @@ def figure_commands(st: PathState, f: Figure, nm: str) -> list[Command]:
     front = G.ahead(f.pos, f.facing)
     foe = occ.get(front)
     if foe is not None and foe.side != f.side and f.facing % 2 == 0 and f.ap >= 1:
-        out.append(Command("attack", (f.id,), f"{nm} attacks {foe.id} (1 AP)"))
+        foe_name = name(st, foe) if foe.side == TEAM else foe.id
+        out.append(Command("attack", (f.id,), f"{nm} attacks {foe_name} (1 AP)"))
     if f.side == TEAM:
         if f.pos in s.escapes and f.ap >= 1:
             out.append(Command("escape", (f.id,), f"{nm} escapes (1 AP)"))

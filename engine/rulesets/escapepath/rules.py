@@ -164,9 +164,12 @@ def panic_due(st: PathState, b: Figure, c: Figure) -> bool:
         return False  # i: already adjacent when its activation began
     occ = occupancy(st)
     blocks = blocker(st, occ, ignore=b.pos)
+    # ii: part of its advance was inside the character's arc of fire; the square it set out from counts,
+    # since a bogie leaving that square moved "at least partially" within the line of fire.
+    advance = [st.start_pos, *st.path] if st.start_pos is not None else st.path
     return any(
-        G.in_fire_arc(c.pos, c.facing, p) and G.clear_line(c.pos, p, blocks) for p in st.path if p != c.pos
-    )  # ii: part of its advance was inside the character's arc of fire
+        G.in_fire_arc(c.pos, c.facing, p) and G.clear_line(c.pos, p, blocks) for p in advance if p != c.pos
+    )
 
 
 def panic_shot(st: PathState, c: Figure, b: Figure, ev: list[Event]) -> None:

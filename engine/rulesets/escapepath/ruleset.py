@@ -152,6 +152,6 @@ class EscapePath(Ruleset):
             kind = bogie_kinds()[s.kind]
             topics[s.id] = (
                 f"{s.name}. {s.description} Swarm: {kind.name}s ({kind.speed}), {s.cap} at most in play. "
-                f"Weapons: {s.gun}s; {s.bomb}s: {sum(m.bombs for m in s.team)}. Goal: {s.goal}"
+                f"Gun: {s.gun}. Bombs: {sum(m.bombs for m in s.team)} ({s.bomb}). Goal: {s.goal}"
             )
         return topics

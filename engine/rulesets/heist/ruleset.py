@@ -7,11 +7,13 @@ from typing import Any, ClassVar
 from engine.core import Command, Decision, Event, Hints, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
-from engine.ruleset import OptionSpec, Ruleset, SetupOptions, register
+from engine.ruleset import Chooser, OptionSpec, Ruleset, SetupOptions, register
 from engine.rulesets.heist import actions as A
 from engine.rulesets.heist import campaign as K
 from engine.rulesets.heist import hints as H
 from engine.rulesets.heist import rules as R
+from engine.rulesets.heist import sampler
+from engine.rulesets.heist import search as search_hooks
 from engine.rulesets.heist.board import build
 from engine.rulesets.heist.content import load_content
 from engine.rulesets.heist.help import HELP
@@ -255,6 +257,26 @@ class Heist(Ruleset):
     def describe_campaign(self, record: dict[str, Any]) -> str:
         """The crew record as text for ``/heist crew``."""
         return K.describe(record)
+
+    def next_seat(self, state: Any) -> str | None:
+        """The seat a self-play loop asks next, without building the decisions."""
+        return sampler.next_seat(state)
+
+    def sample_command(self, state: Any, seat: str, rng: Chooser) -> Command | None:
+        """A uniformly random legal command, executed by self-play without parsing it again."""
+        return sampler.sample(state, seat, rng)
+
+    def copy_state(self, state: Any) -> Any:
+        """A fast independent deep copy (engine.rulesets.heist.search)."""
+        return search_hooks.copy_state(state)
+
+    def determinize(self, state: Any, seat: str, rng: Rng) -> Any:
+        """A state consistent with what ``seat`` knows, hidden parts dealt anew from ``rng``."""
+        return search_hooks.determinize(state, seat, rng)
+
+    def evaluate(self, state: Any, seat: str) -> float:
+        """How good the position is for ``seat`` (0..1), from public facts only."""
+        return search_hooks.evaluate(state, seat)
 
     def help_topics(self) -> dict[str, str]:
         """Rules help in the project's own words."""

@@ -7,10 +7,12 @@ from typing import Any, ClassVar
 from engine.core import Command, Decision, Event, Hints, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
-from engine.ruleset import OptionSpec, Ruleset, SetupOptions, register
+from engine.ruleset import Chooser, OptionSpec, Ruleset, SetupOptions, register
 from engine.rulesets.skirm import actions as A
 from engine.rulesets.skirm import hints as H
 from engine.rulesets.skirm import rules as R
+from engine.rulesets.skirm import sampler
+from engine.rulesets.skirm import search as search_hooks
 from engine.rulesets.skirm.content import factions, missions, ready_squads
 from engine.rulesets.skirm.help import all_topics
 from engine.rulesets.skirm.policy import bot_weights
@@ -192,6 +194,26 @@ class Skirm(Ruleset):
     def bot_weights(self, state: Any, seat: str, options: list[Command]) -> list[int] | None:
         """Objective- and attack-minded preferences for the game's own player."""
         return bot_weights(state, seat, options)
+
+    def next_seat(self, state: Any) -> str | None:
+        """The seat a self-play loop asks next, without building the decisions."""
+        return sampler.next_seat(state)
+
+    def sample_command(self, state: Any, seat: str, rng: Chooser) -> Command | None:
+        """A uniformly random legal command, executed by self-play without parsing it again."""
+        return sampler.sample(state, seat, rng)
+
+    def copy_state(self, state: Any) -> Any:
+        """A fast independent deep copy (engine.rulesets.skirm.search)."""
+        return search_hooks.copy_state(state)
+
+    def determinize(self, state: Any, seat: str, rng: Rng) -> Any:
+        """A state consistent with what ``seat`` knows, hidden parts dealt anew from ``rng``."""
+        return search_hooks.determinize(state, seat, rng)
+
+    def evaluate(self, state: Any, seat: str) -> float:
+        """How good the position is for ``seat`` (0..1), from public facts only."""
+        return search_hooks.evaluate(state, seat)
 
     def help_topics(self) -> dict[str, str]:
         """Rules help in the project's own words, and each faction's cards."""

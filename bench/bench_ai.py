@@ -1,0 +1,377 @@
+"""Strength and balance of the game's own players: win rates, per-scenario balance, self-harm, speed.
+
+Players: ``random`` (uniform among the legal commands), ``easy`` (today's weighted policy), ``normal`` and
+``hard`` (the search player; their playout budgets can be cut with ``--normal``/``--hard`` so a bench run
+fits on a shared machine; the figures printed say which budget was used).
+
+Sections (``--section``, repeatable; default all):
+- ``vs``: normal and hard against easy and against random, each side of ESCAPE (every scenario) and Skirm;
+- ``mirror``: hard on both sides per ESCAPE scenario and per Skirm faction (each faction's ready squad
+  against every faction's, both seatings);
+- ``heist``: a crew of hard players on every heist: success rate, round of each win;
+- ``speed``: state copies, random self-play games/s, playouts per second inside the search;
+- ``latency`` (not in the default run): p50/p99 of moves in other channels while hard bot seats think,
+  with the thinking in the process pool, in threads (holding the GIL), and with no bot at all.
+Every game also counts self-harm: a player's own command taking out one of its own units.
+
+Usage: python bench/bench_ai.py [--games N] [--normal P] [--hard P] [--section S ...] [--seconds-per-row T]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine import RULESETS, Game, new_game  # noqa: E402
+from engine.ai.levels import LEVELS, level_budget, search_seed  # noqa: E402
+from engine.ai.random_policy import Picker  # noqa: E402
+from engine.ai.search import Budget, Searcher  # noqa: E402
+from engine.ai.selfplay import fast_random_game  # noqa: E402
+from engine.rulesets.skirm.content import ready_squads  # noqa: E402
+
+
+@dataclass
+class Tally:
+    """What a row of games gave."""
+
+    wins: Counter[str] = field(default_factory=Counter)
+    draws: int = 0
+    games: int = 0
+    harm: int = 0
+    harm_examples: list[str] = field(default_factory=list)
+    decision_ms: list[float] = field(default_factory=list)
+    playouts: int = 0
+    search_s: float = 0.0
+    rounds: list[int] = field(default_factory=list)
+
+
+def own_losses(game: Game, seat: str) -> int:
+    """How many of ``seat``'s own units (the crew, in a heist) are out of the game now."""
+    st = game.state
+    rid = game.ruleset.id
+    if rid == "escape":
+        return sum(u.status == "out" for u in st.units.values() if u.seat == seat)
+    if rid == "skirm":
+        return sum(u.state == "out" for u in st.units.values() if u.seat == seat)
+    if rid == "heist":
+        return sum(p.status == "busted" for p in st.players.values())
+    return 0
+
+
+def play(
+    ruleset: str, scenario: str | None, players: dict[str, str], seed: int, budgets: dict[str, Budget],
+    tally: Tally, options: dict[str, Any] | None = None, max_commands: int = 4000,
+) -> Game:  # fmt: skip
+    """One game with the given player per seat; the tally gains its result, self-harm and timings."""
+    game = new_game(ruleset, scenario=scenario, seed=seed, seats={s: None for s in players}, options=options)
+    pickers = {s: Picker(seed * 7919 + i) for i, s in enumerate(players)}
+    searchers = {}
+    for lvl, b in budgets.items():
+        tuned = level_budget(lvl, ruleset, b.playouts) if lvl in LEVELS else b
+        searchers[lvl] = Searcher(game.ruleset, tuned or b)
+    for _ in range(max_commands):
+        if game.outcome is not None:
+            break
+        seat = game.next_bot_seat()
+        if seat is None:
+            break
+        who = players[seat]
+        options = [c for c in game.legal_commands(seat) if c.verb != "react"]
+        if who == "random":
+            command = options[pickers[seat].below(len(options))]
+        elif who == "easy":
+            command = game.bot_command(seat, level="easy")
+        else:
+            t = time.perf_counter()
+            result = searchers[who].choose(
+                game.state, seat, seed=search_seed(seed, len(game.log), seat), options=options,
+                clock=time.perf_counter,
+            )  # fmt: skip
+            took = time.perf_counter() - t
+            command = result.command
+            if result.playouts:
+                tally.decision_ms.append(took * 1000)
+                tally.playouts += result.playouts
+                tally.search_s += took
+        # Self-harm: only the seat's own activations count (a reaction such as a dodge that fails is the
+        # enemy's attack resolving, not the seat's doing).
+        acting = any(d.kind == "activation" and seat in d.seats for d in game.awaiting())
+        before = own_losses(game, seat)
+        game.apply(seat, command)
+        if acting and own_losses(game, seat) > before:
+            tally.harm += 1
+            if len(tally.harm_examples) < 3:
+                tally.harm_examples.append(f"{seat} ({who}): {command.text}")
+    result = game.outcome
+    tally.games += 1
+    if result is None or not result.winners:
+        tally.draws += 1
+    else:
+        for w in result.winners:
+            tally.wins[w] += 1
+        if ruleset == "heist":
+            tally.rounds.append(game.state.round)
+    return game
+
+
+def line(label: str, tally: Tally, seat: str) -> str:
+    """A row: games, wins/draws/losses for ``seat``, its share of decided games, self-harm, timings."""
+    w = tally.wins[seat]
+    lost = tally.games - tally.draws - w
+    decided = w + lost
+    pct = f"{100 * w / decided:5.1f}%" if decided else "  n/a "
+    out = f"{label:<58} n={tally.games:<3} W{w:>3} D{tally.draws:>3} L{lost:>3}  win/decided {pct}"
+    out += f"  self-harm {tally.harm}"
+    if tally.decision_ms:
+        ms = sorted(tally.decision_ms)
+        p95 = ms[int(0.95 * (len(ms) - 1))]
+        out += f"  decision median {statistics.median(ms):.0f} ms p95 {p95:.0f} ms"
+    if tally.harm_examples:
+        out += f"  e.g. {tally.harm_examples[0]}"
+    return out
+
+
+def run_rows(rows: list[tuple[str, str, str | None, dict[str, str], dict[str, Any] | None, str]],
+             games: int, budgets: dict[str, Budget], seconds: float) -> None:  # fmt: skip
+    for label, ruleset, scenario, players, options, focus in rows:
+        tally = Tally()
+        start = time.perf_counter()
+        for i in range(games):
+            if i and time.perf_counter() - start > seconds:
+                break
+            play(ruleset, scenario, players, 10_000 + i, budgets, tally, options)
+        print(line(label, tally, focus), flush=True)
+
+
+def vs_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, Any] | None, str]]:
+    rows = []
+    for ruleset in ("escape", "skirm"):
+        rs = RULESETS[ruleset]
+        scenarios = [s.id for s in rs.scenarios()] if ruleset == "escape" else [None]
+        for scenario in scenarios:
+            for level in ("normal", "hard"):
+                for foe in ("easy", "random"):
+                    for seat in rs.seats:
+                        players = {s: (level if s == seat else foe) for s in rs.seats}
+                        where = f"{ruleset}/{scenario}" if scenario else ruleset
+                        rows.append(
+                            (f"{where} {seat}={level} vs {foe}", ruleset, scenario, players, None, seat)
+                        )
+    return rows
+
+
+def mirror_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, Any] | None, str]]:
+    rows = []
+    rs = RULESETS["escape"]
+    for s in rs.scenarios():
+        rows.append((f"escape/{s.id} hard vs hard (resistance's view)", "escape", s.id,
+                     {"resistance": "hard", "isc": "hard"}, None, "resistance"))  # fmt: skip
+    squads = list(ready_squads())
+    for a in squads:
+        for b in squads:
+            if a == b:
+                continue
+            options = {"squad": {"player1": a, "player2": b}}
+            rows.append((f"skirm hard vs hard: {a} (player1) vs {b}", "skirm", None,
+                         {"player1": "hard", "player2": "hard"}, options, "player1"))  # fmt: skip
+    return rows
+
+
+def heist_section(games: int, budgets: dict[str, Budget], seconds: float) -> None:
+    rs = RULESETS["heist"]
+    seats = rs.seats[:4]
+    for s in rs.scenarios():
+        tally = Tally()
+        start = time.perf_counter()
+        for i in range(games):
+            if i and time.perf_counter() - start > seconds:
+                break
+            play("heist", s.id, {seat: "hard" for seat in seats}, 20_000 + i, budgets, tally)
+        won = tally.wins[seats[0]]
+        print(f"heist/{s.id:<28} hard crew: won {won}/{tally.games}  rounds of wins {tally.rounds}  "
+              f"self-harm (busted by own command) {tally.harm}", flush=True)  # fmt: skip
+
+
+def speed_section(budgets: dict[str, Budget]) -> None:
+    for ruleset in sorted(RULESETS):
+        rs = RULESETS[ruleset]
+        full = fast_random_game(ruleset, 5)
+        game = new_game(ruleset, seed=5, seats={s: None for s in rs.seats})
+        for e in full.log[: len(full.log) // 3]:
+            game.apply(e.seat, e.text)
+        t = time.perf_counter()
+        for _ in range(500):
+            rs.copy_state(game.state)
+        copy_ms = (time.perf_counter() - t) / 500 * 1000
+        start, cpu, n = time.perf_counter(), time.process_time(), 0
+        while time.perf_counter() - start < 3:
+            fast_random_game(ruleset, 100 + n)
+            n += 1
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        seat = game.next_bot_seat()
+        assert seat is not None
+        hard = level_budget("hard", ruleset, budgets["hard"].playouts)
+        assert hard is not None
+        res = Searcher(rs, hard).choose(game.state, seat, seed=1, clock=time.perf_counter)
+        rate = res.playouts / res.elapsed if res.elapsed else 0.0
+        times: dict[str, list[float]] = {"normal": [], "hard": []}
+        for level in times:
+            for k in range(0, len(full.log), max(1, len(full.log) // 12)):
+                g = new_game(ruleset, seed=5, seats={s: None for s in rs.seats})
+                for e in full.log[:k]:
+                    g.apply(e.seat, e.text)
+                s = g.next_bot_seat()
+                if s is None or len(g.legal_commands(s)) < 2:
+                    continue
+                t = time.perf_counter()
+                g.bot_command(s, level=level, clock=time.perf_counter, seconds=1.0)
+                times[level].append((time.perf_counter() - t) * 1000)
+        for level, ms in times.items():
+            if ms:
+                print(f"{ruleset}: {level} at its full budget (1 s cap): {len(ms)} decisions, median "
+                      f"{statistics.median(ms):.0f} ms, p95 {pct(ms, 95):.0f} ms", flush=True)  # fmt: skip
+        print(f"{ruleset}: copy_state {copy_ms:.3f} ms (target <= 0.1); random self-play {n / wall:.0f} "
+              f"games/s wall, {n / cpu:.0f} games/s CPU (target >= 100); search {rate:.0f} playouts/s "
+              f"(hard, rollout depth {hard.depth})", flush=True)  # fmt: skip
+
+
+def pct(values: list[float], p: float) -> float:
+    """The p-th percentile (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
+
+
+async def latency_section(samples: int, bot_channels: int, seconds: float) -> None:
+    """p50/p99 of moves in human-only ESCAPE channels while ``bot_channels`` hard bot seats think, with
+    the thinking in the process pool, on the event loop's thread pool (holding the GIL), and not at all."""
+    import asyncio
+    import tempfile
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bot.thinking import Thinker
+    from tests.harness import ALICE, BOB, Harness
+
+    async def measure(h: Harness, payload: dict[str, Any]) -> float:
+        t0 = time.perf_counter()
+        before = asyncio.all_tasks()
+        h.bot._connection.parsers["INTERACTION_CREATE"](payload)
+        mine = [t for t in asyncio.all_tasks() - before if not t.done()]
+        if mine:
+            await asyncio.wait(mine)
+        iid = int(payload["id"])
+        ats = [r.at for r in h.replies if r.interaction_id == iid]
+        return (max(ats) - t0) * 1000 if ats else float("nan")
+
+    async def human_move(h: Harness, cid: int, members: dict[str, int]) -> dict[str, Any] | None:
+        row = await h.bot.store.live_game(str(cid))
+        if row is None:
+            return None
+        game = h.bot.games.load(row)
+        humans = sorted(s for s in game.seats_to_act() if s in members)
+        if not humans or game.outcome is not None:
+            return None
+        seat = humans[0]
+        legal = [c for c in game.legal_commands(seat) if c.verb != "react"]
+        move = next((c for c in legal if c.verb == "move"), None) or game.bot_command(seat, level="easy")
+        return h.slash_payload("do", user=members[seat], channel=cid, command=move.text, seat=seat)
+
+    for mode in ("none", "process pool", "thread (GIL)"):
+        with tempfile.TemporaryDirectory() as tmp:
+            h = Harness(Path(tmp) / "bench.db")
+            await h.start()
+            if mode == "thread (GIL)":
+                h.bot.games.thinker = Thinker(executor=ThreadPoolExecutor(2))
+            # Human channels: Alice vs Bob.
+            humans = []
+            for _ in range(4):
+                cid = h.new_channel()
+                await h.slash("game new", user=ALICE, ruleset="escape", scenario="evasion", channel=cid)
+                await h.slash("game join", user=BOB, seat="isc", channel=cid)
+                await h.slash("game start", user=ALICE, channel=cid)
+                humans.append(cid)
+            bots = []
+            for _ in range(bot_channels if mode != "none" else 0):
+                cid = h.new_channel()
+                await h.slash("game new", user=ALICE, ruleset="escape", scenario="evasion", channel=cid)
+                await h.slash("game start", user=ALICE, bot=True, level="hard", channel=cid)
+                bots.append(cid)
+            state = {"stop": False, "turns": 0}
+
+            async def drive(h: Harness, cid: int, state: dict[str, Any]) -> None:
+                while not state["stop"]:
+                    payload = await human_move(h, cid, {"resistance": ALICE})
+                    if payload is None:
+                        return
+                    await measure(h, payload)
+                    state["turns"] += 1
+
+            drivers = [asyncio.create_task(drive(h, c, state)) for c in bots]
+            while bots and state["turns"] < len(bots):  # the workers have started and answered once
+                await asyncio.sleep(0.1)
+            state["turns"] = 0
+            times: list[float] = []
+            i = 0
+            start = time.perf_counter()
+            while (len(times) < samples or time.perf_counter() - start < seconds) and i < samples * 50:
+                cid = humans[i % len(humans)]
+                i += 1
+                payload = await human_move(h, cid, {"resistance": ALICE, "isc": BOB})
+                if payload is None:
+                    continue
+                times.append(await measure(h, payload))
+                h.replies.clear()
+                h.messages.clear()
+                await asyncio.sleep(0.05)
+            state["stop"] = True
+            await asyncio.gather(*drivers, return_exceptions=True)
+            h.bot.games.thinker.close()
+            await h.close()
+            print(f"latency of other channels' ESCAPE commands, thinking {mode:<13} ({len(bots)} hard bot "
+                  f"channels, {state['turns']} bot turns meanwhile): n={len(times)} p50 {statistics.median(times):.1f} ms "
+                  f"p99 {pct(times, 99):.1f} ms", flush=True)  # fmt: skip
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--normal", type=int, default=None, help="playouts for normal (default: the level's)")
+    ap.add_argument("--hard", type=int, default=None, help="playouts for hard (default: the level's)")
+    ap.add_argument("--section", action="append", default=[])
+    ap.add_argument("--seconds-per-row", type=float, default=1e9)
+    ap.add_argument("--samples", type=int, default=200, help="latency: commands measured per mode")
+    ap.add_argument("--latency-seconds", type=float, default=20, help="latency: at least this long")
+    ap.add_argument("--bot-channels", type=int, default=3, help="latency: channels with a thinking bot")
+    ap.add_argument("--only", default="", help="run only rows whose label contains this text")
+    args = ap.parse_args()
+    budgets = {}
+    for level, cut in (("normal", args.normal), ("hard", args.hard)):
+        b = LEVELS[level]
+        assert b is not None
+        budgets[level] = Budget(cut or b.playouts, None, b.depth, b.explore)
+    print(f"budgets: normal {budgets['normal'].playouts} playouts, hard {budgets['hard'].playouts} playouts; "
+          f"up to {args.games} games per row, {args.seconds_per_row:.0f} s per row", flush=True)  # fmt: skip
+    sections = args.section or ["speed", "vs", "mirror", "heist"]
+    if "latency" in sections:
+        import asyncio
+
+        asyncio.run(latency_section(args.samples, args.bot_channels, args.latency_seconds))
+    if "speed" in sections:
+        speed_section(budgets)
+    if "vs" in sections:
+        run_rows([r for r in vs_rows() if args.only in r[0]], args.games, budgets, args.seconds_per_row)
+    if "mirror" in sections:
+        run_rows([r for r in mirror_rows() if args.only in r[0]], args.games, budgets, args.seconds_per_row)
+    if "heist" in sections:
+        heist_section(args.games, budgets, args.seconds_per_row)
+
+
+if __name__ == "__main__":
+    main()

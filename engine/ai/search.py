@@ -1,0 +1,263 @@
+"""The search player: information-set Monte Carlo tree search over any ruleset's public face.
+
+Each playout starts from a fresh determinization of the real position, built by the ruleset's
+:meth:`~engine.ruleset.Ruleset.determinize` from what the deciding seat may know (hidden contents dealt
+anew, the dice generator reseeded), so the search never reads hidden state or the dice to come. One tree
+is shared by every determinization (single-observer IS-MCTS): a node's children are keyed by command
+text, and a child's UCB term counts only the playouts in which it was legal ("availability").
+
+A playout walks the tree by PUCT (the ruleset's :meth:`~engine.ruleset.Ruleset.bot_weights` as priors),
+adds one node, then plays on with the fast policy (:meth:`~engine.ruleset.Ruleset.sample_command`, or a
+uniform pick among :meth:`~engine.ruleset.Ruleset.legal_commands`) for at most ``depth`` commands, and
+scores the end with :meth:`~engine.ruleset.Ruleset.evaluate` for every seat that moved on the way.
+
+Budgets: a number of playouts (deterministic: the same position, seat and search seed give the same
+decision) and, optionally, a time limit measured by a clock the caller passes in (the engine reads no
+clock itself). The result tells how many playouts ran and how long they took, for the benchmarks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.ai.random_policy import Picker
+from engine.core import Command
+from engine.dice import Rng
+from engine.errors import NotYourTurn, RuleError
+from engine.ruleset import Ruleset
+
+_MASK64 = (1 << 64) - 1
+
+
+class SplitRng(Rng):
+    """The state's dice generator inside a search: same interface, a cheap SplitMix64 draw instead of
+    SHA-256. Only determinized copies get one; real games keep their own generator."""
+
+    def _draw(self) -> int:
+        self.counter += 1
+        z = (self.seed + self.counter * 0x9E3779B97F4A7C15) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much thinking one decision gets.
+
+    ``playouts``: playouts to run (the deterministic budget); ``seconds``: stop earlier once this much time
+    has passed on the caller's clock (None: no time limit); ``depth``: commands a rollout plays before the
+    evaluation takes over; ``explore``: the PUCT exploration constant.
+    """
+
+    playouts: int = 200
+    seconds: float | None = None
+    depth: int = 24
+    explore: float = 1.4
+    policy_rollouts: bool = False  # rollouts weighted by bot_weights (slower, better informed) or uniform
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The chosen command and what the search did to find it."""
+
+    command: Command
+    playouts: int
+    elapsed: float  # seconds on the caller's clock (0.0 when none was given)
+    visits: dict[str, int]  # root children's visit counts, by command text
+
+
+class _Node:
+    __slots__ = ("avail", "children", "prior", "seat", "total", "visits")
+
+    def __init__(self, seat: str, prior: float) -> None:
+        self.seat = seat  # the seat whose command led here (scores are for it)
+        self.prior = prior
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+
+def _options(ruleset: Ruleset, state: Any, seat: str) -> list[Command]:
+    # Standing-answer changes ("react ...") change no position; the search leaves them to players.
+    return [c for c in ruleset.legal_commands(state, seat) if c.verb != "react"]
+
+
+def _priors(ruleset: Ruleset, state: Any, seat: str, options: list[Command]) -> list[float]:
+    weights = ruleset.bot_weights(state, seat, options)
+    if weights is None or len(weights) != len(options):
+        return [1.0 / len(options)] * len(options)
+    clipped = [max(0, w) for w in weights]
+    total = sum(clipped)
+    if total <= 0:
+        return [1.0 / len(options)] * len(options)
+    # A floor keeps every legal command reachable even when the policy gives it weight 0.
+    floor = 0.1 / len(options)
+    return [floor + 0.9 * w / total for w in clipped]
+
+
+class Searcher:
+    """IS-MCTS for one ruleset. Stateless between decisions; every call builds a new tree."""
+
+    def __init__(self, ruleset: Ruleset, budget: Budget | None = None) -> None:
+        self.ruleset = ruleset
+        self.budget = budget or Budget()
+        self.has_sampler = type(ruleset).sample_command is not Ruleset.sample_command
+
+    def choose(
+        self,
+        state: Any,
+        seat: str,
+        *,
+        seed: int,
+        options: list[Command] | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> SearchResult:
+        """The command the search picks for ``seat`` in ``state`` (never mutated).
+
+        ``options`` are the real position's legal commands (listed when not given); the pick is always one
+        of them. ``seed`` seeds the determinizations and rollouts. Raises NotYourTurn when ``seat`` has
+        nothing to play.
+        """
+        rs = self.ruleset
+        root_options = options if options is not None else _options(rs, state, seat)
+        root_options = [c for c in root_options if c.verb != "react"] or root_options
+        if not root_options:
+            raise NotYourTurn(f"The {seat} seat has nothing to play now.")
+        start = clock() if clock else 0.0
+        if len(root_options) == 1:
+            return SearchResult(root_options[0], 0, 0.0, {root_options[0].text: 0})
+        by_text = {c.text: c for c in root_options}
+        root = _Node(seat, 1.0)
+        priors = _priors(rs, state, seat, root_options)
+        for c, p in zip(root_options, priors, strict=True):
+            root.children[c.text] = _Node(seat, p)
+        deal = Rng(seed=seed)
+        picker = Picker(seed)
+        budget = self.budget
+        done = 0
+        while done < budget.playouts:
+            if clock is not None and budget.seconds is not None and done:
+                spent = clock() - start
+                # Stop before a playout of average length would overrun the time limit.
+                if spent + spent / done > budget.seconds:
+                    break
+            det = rs.determinize(state, seat, deal)
+            det.rng = SplitRng(seed=deal.below(2**62))
+            self._playout(root, det, seat, list(by_text), picker)
+            done += 1
+        visits = {t: n.visits for t, n in root.children.items()}
+        best = max(root_options, key=lambda c: (visits[c.text], root.children[c.text].prior))
+        return SearchResult(best, done, (clock() - start) if clock else 0.0, visits)
+
+    # -- one playout -----------------------------------------------------------------------------------
+    def _playout(self, root: _Node, det: Any, seat: str, root_texts: list[str], picker: Picker) -> None:
+        rs = self.ruleset
+        path: list[_Node] = []
+        node = root
+        mover = seat
+        texts = root_texts
+        options: list[Command] | None = None
+        while True:
+            child, text = self._select(node, texts)
+            if child is None:
+                break
+            command = self._command(det, mover, text, options)
+            if command is None:
+                break
+            try:
+                rs.execute(det, mover, command)
+            except RuleError:
+                break
+            path.append(child)
+            node = child
+            if child.visits == 0 or rs.outcome(det) is not None:
+                break
+            nxt = rs.next_seat(det)
+            if nxt is None:
+                break
+            mover = nxt
+            options = _options(rs, det, mover)
+            if not options:
+                break
+            texts = [c.text for c in options]
+            if not node.children or any(t not in node.children for t in texts):
+                priors = _priors(rs, det, mover, options)
+                for c, p in zip(options, priors, strict=True):
+                    if c.text not in node.children:
+                        node.children[c.text] = _Node(mover, p)
+        self._rollout(det, picker)
+        scores: dict[str, float] = {}
+        for n in path:
+            if n.seat not in scores:
+                scores[n.seat] = rs.evaluate(det, n.seat)
+            n.visits += 1
+            n.total += scores[n.seat]
+        root.visits += 1
+
+    def _select(self, node: _Node, texts: list[str]) -> tuple[_Node | None, str]:
+        best: _Node | None = None
+        best_text = ""
+        best_score = -1.0
+        c = self.budget.explore
+        for t in texts:
+            child = node.children.get(t)
+            if child is None:
+                continue
+            child.avail += 1
+            sqrt_n = math.sqrt(child.avail)
+            q = child.total / child.visits if child.visits else 0.5
+            score = q + c * child.prior * sqrt_n / (1 + child.visits)
+            if score > best_score:
+                best, best_text, best_score = child, t, score
+        return best, best_text
+
+    def _command(self, det: Any, seat: str, text: str, options: list[Command] | None) -> Command | None:
+        if options is not None:
+            for c in options:
+                if c.text == text:
+                    return c
+        try:
+            return self.ruleset.parse(det, seat, text)
+        except RuleError:
+            return None
+
+    def _pick(self, det: Any, seat: str, options: list[Command], picker: Picker) -> int:
+        if not self.budget.policy_rollouts or len(options) == 1:
+            return picker.below(len(options))
+        weights = self.ruleset.bot_weights(det, seat, options)
+        total = sum(max(0, w) for w in weights) if weights else 0
+        if not weights or total <= 0:
+            return picker.below(len(options))
+        pick = picker.below(total)
+        for i, w in enumerate(weights):
+            pick -= max(0, w)
+            if pick < 0:
+                return i
+        return len(options) - 1
+
+    def _rollout(self, det: Any, picker: Picker) -> None:
+        rs = self.ruleset
+        outcome, next_seat, execute = rs.outcome, rs.next_seat, rs.execute
+        for _ in range(self.budget.depth):
+            if outcome(det) is not None:
+                return
+            seat = next_seat(det)
+            if seat is None:
+                return
+            command = None
+            if self.has_sampler and not self.budget.policy_rollouts:
+                command = rs.sample_command(det, seat, picker)
+            if command is None:
+                options = _options(rs, det, seat)
+                if not options:
+                    return
+                command = options[self._pick(det, seat, options, picker)]
+            try:
+                execute(det, seat, command)
+            except RuleError:
+                return
