@@ -736,6 +736,24 @@ class GameService:
                 seats_before=seats_before,
             )
 
+    async def check(
+        self,
+        channel_id: str,
+        user_id: str,
+        text: str,
+        seat: str | None = None,
+        interaction_id: str | None = None,
+    ) -> tuple[GameRow, str, Command]:
+        """What ``text`` would play for the member, without playing it: the row, the acting seat and the
+        canonical command. Raises Refusal or the engine's RuleError, as :meth:`play` would."""
+        row = await self.require_live(channel_id, playing=True)
+        if interaction_id and await self.store.interaction_used(interaction_id):
+            raise Refusal("This was already played; nothing more was changed.")
+        game = self.load(row)
+        prefixed, typed = split_seat(text, self.seats_of(row, user_id))
+        acting = self.seat_for(row, game, user_id, seat or prefixed, typed)
+        return row, acting, game.parse(acting, typed)
+
     async def legal(self, channel_id: str, user_id: str, seat: str | None = None) -> list[tuple[str, Any]]:
         """(seat, Command) pairs a member may play now, for autocomplete (awaited seats first)."""
         row = await self.live(channel_id)

@@ -43,6 +43,9 @@ async def test_whole_game_through_the_bot(harness: Harness, ruleset_id: str) -> 
         seat = sorted(game.seats_to_act())[0]
         text = game.bot_command(seat).text
         reply = await h.slash("do", user=members[seat], command=text, seat=seat)
+        if any(c.startswith("esc:ok:") for c in reply.custom_ids):  # irreversible: confirmed first
+            assert (await h.row()).version == row.version and "cannot be taken back" in reply.content
+            reply = await h.confirm(reply, user=members[seat])
         assert (await h.row()).version > row.version, f"{text!r} for {seat} was refused: {reply.content}"
         played += 1
     row = await h.row()

@@ -81,6 +81,15 @@ async def current(h: Harness, channel: int | None = None) -> tuple[Any, Game]:
     return row, load_game(row.snapshot)
 
 
+async def do_confirmed(h: Harness, user: int, command: str, **options: Any) -> Reply:
+    """``/do command``, confirming it when the bot asks first (calling the escape cannot be taken back)."""
+    reply = await h.slash("do", user=user, command=command, **options)
+    if any(c.startswith("esc:ok:") for c in reply.custom_ids):
+        assert command.startswith("escape") and "cannot be taken back" in reply.content, reply.text
+        reply = await h.confirm(reply, user=user, channel=options.get("channel"))
+    return reply
+
+
 async def log_size(h: Harness, row: Any) -> int:
     """How many commands the store logged for a game."""
     return len(await h.bot.store.command_log(row.id))
@@ -247,6 +256,10 @@ async def play_as_members(
             value = f"[{seat}] {text}" if len(mine) > 1 else text
             assert value in offered, (value, offered)
             reply = await h.slash("do", user=user, command=value)
+        if any(c.startswith("esc:ok:") for c in reply.custom_ids):  # typed or picked, asked first
+            assert verb == "escape" and "cannot be taken back" in reply.content, reply.text
+            assert (await log_size(h, row)) == len(game.log)  # nothing played before the confirm
+            reply = await h.confirm(reply, user=user)
         rec.replies.append(reply)
         # Co-operative rounds hide nothing: no private "your hidden choice" is sent.
         assert not [r for r in h.replies if r.interaction_id == reply.interaction_id and "hidden" in r.text]
@@ -657,7 +670,7 @@ async def test_solo_member_levels_up_once_per_heist(harness: Harness) -> None:
         if row.status != "playing":
             break
         seat = sorted(game.seats_to_act())[0]
-        reply = await h.slash("do", user=ALICE, command=game.bot_command(seat).text, seat=seat)
+        reply = await do_confirmed(h, ALICE, game.bot_command(seat).text, seat=seat)
         assert (await current(h))[0].version > row.version, reply.content
     row, game = await current(h)
     assert row.status == "finished"
@@ -724,7 +737,7 @@ async def test_members_get_the_event_phase_choice_with_a_game_played_seat(harnes
                 break
             seat = sorted(s for s in game.seats_to_act() if s in members)[0]
             command = game.bot_command(seat).text
-            reply = await h.slash("do", user=members[seat], channel=channel, command=command, seat=seat)
+            reply = await do_confirmed(h, members[seat], command, channel=channel, seat=seat)
             assert (await current(h, channel))[0].version > row.version, reply.content
             reply = h.shown(channel)
             if "the team may use it" in reply.text:
@@ -808,3 +821,43 @@ async def test_restart_mid_heist_goes_on(tmp_path: Path) -> None:
         assert_discord_limits(h2)
     finally:
         await h2.close()
+
+
+async def test_a_typed_escape_call_is_confirmed_first(harness: Harness) -> None:
+    """Calling the escape cannot be taken back: typed with /do it is asked about privately first; Cancel
+    changes nothing, Confirm plays it."""
+    h = harness
+    await h.slash("game new", user=ALICE, ruleset="heist", scenario=HEIST)
+    for seat in ("p2", "p3"):
+        await h.slash("game join", user=ALICE, seat=seat)
+    await h.slash("game start", user=ALICE)
+    for _ in range(600):
+        row, game = await current(h)
+        assert row.status == "playing"
+        callers = [
+            s for s in sorted(game.seats_to_act()) if "escape" in {c.verb for c in game.legal_commands(s)}
+        ]
+        if callers:
+            break
+        seat = sorted(game.seats_to_act())[0]
+        command = game.bot_command(seat).text
+        if command.startswith("escape"):
+            command = next(c.text for c in game.legal_commands(seat) if c.verb != "escape")
+        await h.slash("do", user=ALICE, command=command, seat=seat)
+    else:
+        raise AssertionError("the escape call never became legal")
+    seat = callers[0]
+    call = next(c.text for c in game.legal_commands(seat) if c.verb == "escape")
+    asked = await h.slash("do", user=ALICE, command=call, seat=seat)
+    assert asked.ephemeral and "cannot be taken back" in asked.content
+    assert (await h.row()).version == row.version
+    cancel = next(c for c in asked.custom_ids if c.startswith("esc:no:"))
+    await h.click(cancel, user=ALICE)
+    assert (await h.row()).version == row.version
+    asked = await h.slash("do", user=ALICE, command=call, seat=seat)
+    await h.confirm(asked, user=ALICE)
+    row2, game2 = await current(h)
+    assert row2.version > row.version and (game2.log[row.version].seat, game2.log[row.version].text) == (
+        seat,
+        call,
+    )

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot import tap
 from bot.cogs.lobby import channel_key, choices
+from bot.views import confirm_view, needs_confirm
 from engine import Command
 
 if TYPE_CHECKING:
@@ -25,6 +26,17 @@ class Play(commands.Cog):
         self.bot = bot
 
     async def _play(self, interaction: discord.Interaction, text: str, seat: str | None) -> None:
+        row, acting, command = await self.bot.games.check(
+            channel_key(interaction), str(interaction.user.id), text, seat or None, str(interaction.id)
+        )
+        if needs_confirm(row, command):  # typed or picked, an irreversible command is asked about first
+            arg = f"{row.version}:{acting}:{command.text}"
+            await interaction.response.send_message(
+                f"**{command.label or command.text}** cannot be taken back. Sure?",
+                view=confirm_view(row.id, "cmd", arg, command.label or command.text),
+                ephemeral=True,
+            )
+            return
         played = await self.bot.games.play(
             channel_key(interaction),
             str(interaction.user.id),
