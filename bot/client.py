@@ -112,8 +112,8 @@ class EscapadeBot(commands.Bot):
         if action == "abort":
             perms = interaction.permissions
             row = await self.games.abort(channel_id, user, manager=bool(perms and perms.manage_channels))
-            self.replier.end_turns(channel_id)
-            self.replier.close_lobby(channel_id)
+            await self.replier.end_turns(channel_id)
+            await self.replier.close_lobby(channel_id)
             await interaction.response.send_message(f"Game #{row.id} was aborted by <@{user}>.")
             return
         if action == "concede":
@@ -123,7 +123,7 @@ class EscapadeBot(commands.Bot):
                 await self.reply_played(interaction, played, note=note)
                 return
             assert row.result is not None
-            self.replier.end_turns(channel_id)
+            await self.replier.end_turns(channel_id)
             players = self.games.members_of(row, set(row.seats))
             content, allowed = present.mentions(players)
             await interaction.response.send_message(
@@ -182,7 +182,7 @@ class EscapadeBot(commands.Bot):
                 game = self.games.load(row)
                 content, allowed = present.mentions(members)
                 asked = "; ".join(dict.fromkeys(d.prompt.rstrip(".") for d in game.awaiting() if d.prompt))
-                link = self.replier.turn_link(row.guild_id, row.channel_id, row.id)
+                link = await self.replier.turn_link(row.guild_id, row.channel_id, row.id)
                 text = (
                     f"⏰ Reminder — {game.ruleset.name} game #{row.id}"
                     + (f" ({game.turn_label()})" if game.turn_label() else "")
@@ -209,8 +209,8 @@ class EscapadeBot(commands.Bot):
         elif n.kind == "expire":
             ended = await self.games.expire(row.channel_id, row.id, row.version)
             if ended is not None:
-                self.replier.end_turns(row.channel_id)
-                self.replier.close_lobby(row.channel_id)
+                await self.replier.end_turns(row.channel_id)
+                await self.replier.close_lobby(row.channel_id)
             if ended is not None and ended.result:
                 await channel.send(f"⌛ Game #{ended.id}: {ended.result['reason']}")
 

@@ -1,7 +1,7 @@
 """``escapade migrate-store --from ./data/escapade.db --to postgresql://...``: move a SQLite store into an
 empty PostgreSQL one.
 
-Every game, command, notification and campaign record is copied with its id, in one PostgreSQL
+Every game, command, notification, campaign record and living message is copied with its id, in one PostgreSQL
 transaction; before it commits, every game is rebuilt from its copied snapshot and command log and
 replayed from the start, and the copy is kept only if each replay gives the stored position again (so a
 damaged source leaves the target untouched). Snapshots are written in the compact form (without the
@@ -38,6 +38,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "commands": ("game_id", "seq", "seat", "user_id", "text", "events", "interaction_id", "created_at"),
     "notifications": ("id", "game_id", "kind", "due_at", "payload", "sent_at", "claimed_by", "claimed_at"),
     "campaigns": ("guild_id", "ruleset", "scope_key", "record", "game_id", "updated_at"),
+    "living_messages": ("channel_id", "kind", "game_id", "message_id", "lines", "image", "updated_at"),
 }
 
 
@@ -98,6 +99,10 @@ async def _copy(src: SqliteStore, dst: PostgresStore) -> Copied:
     for table, columns in TABLES.items():
         async with src.db.execute(f"SELECT {', '.join(columns)} FROM {table}") as cur:
             rows[table] = [tuple(r) for r in await cur.fetchall()]
+    image_at = TABLES["living_messages"].index("image")  # SQLite's 0/1, PostgreSQL's boolean
+    rows["living_messages"] = [
+        (*m[:image_at], bool(m[image_at]), *m[image_at + 1 :]) for m in rows["living_messages"]
+    ]
     logs: dict[int, list[LogLine]] = {}
     for game_id, seq, seat, user, text, _events, iid, at in sorted(
         rows["commands"], key=lambda r: (r[0], r[1])

@@ -6,6 +6,10 @@ the new position; the request itself gets a short private acknowledgement. A new
 posted only when the decision passes to someone else (they are pinged, once), when the board image is
 posted (an activation or round ended, the game started or ended), or when there is no turn message yet;
 the message it replaces loses its components. Edits go through the channel's :class:`~bot.edits.EditQueue`.
+
+The turn and lobby messages are remembered in the store as well as in memory (``Store.save_message``): after
+a restart the first request in a channel reads them back, so the bot goes on editing the same messages and
+takes the components off the ones it supersedes, as it would have without the restart.
 """
 
 from __future__ import annotations
@@ -62,11 +66,12 @@ class Living:
 
 @dataclass
 class Messages:
-    """The living messages of every channel: turn messages and lobbies (kept in memory; after a restart
-    the next request posts a fresh message, and components left on old ones are refused as stale)."""
+    """The living messages of every channel: turn messages and lobbies (a copy in memory of what the
+    store remembers; ``loaded`` holds the channels whose stored messages were read since the start)."""
 
     turns: dict[str, Living] = field(default_factory=dict)
     lobbies: dict[str, tuple[int, int]] = field(default_factory=dict)  # channel -> (game id, message id)
+    loaded: set[str] = field(default_factory=set)
 
 
 def jump_link(guild_id: str | None, channel_id: str, message_id: int) -> str:
@@ -117,6 +122,7 @@ class Replier:
         channel_id = row.channel_id
         actor = str(interaction.user.id) if interaction is not None else None
         pings = self.bot.games.to_ping(played, actor)
+        await self.recall(channel_id)
         living = self.messages.turns.get(channel_id)
         if living is not None and living.game_id != row.id:
             living = None
@@ -128,6 +134,7 @@ class Replier:
         if not fresh and living is not None:
             living.lines.extend(lines)
             self._edit_turn(channel_id, living, played)
+            await self._store_turn(channel_id)
             try:
                 await with_retries(lambda: self._acknowledge(interaction, played, living, mine), pauses)
             except Exception as exc:
@@ -138,7 +145,7 @@ class Replier:
         if living is not None:
             self._retire(channel_id, living, played)
         if played.started:
-            self.close_lobby(channel_id)
+            await self.close_lobby(channel_id)
         failure: Exception | None = None
         try:
             message_id, image = await with_retries(
@@ -159,6 +166,7 @@ class Replier:
             self.messages.turns.pop(channel_id, None)
         elif message_id is not None:
             self.messages.turns[channel_id] = Living(row.id, message_id, lines, image)
+        await self._store_turn(channel_id)
         if failure is not None:
             raise ReplyFailed(said, posted=True) from failure
         if mine and interaction is not None:  # the public message hides a simultaneous choice
@@ -256,31 +264,86 @@ class Replier:
 
         self.bot.edits.edit(channel_id, message_id, send)
 
-    # -- lobbies -----------------------------------------------------------------------------------
-    def remember_lobby(self, channel_id: str, game_id: int, message_id: int | None) -> None:
-        """The message showing a channel's lobby (edited in place by later lobby commands)."""
-        if message_id is not None:
-            self.messages.lobbies[channel_id] = (game_id, message_id)
+    # -- remembered in the store -------------------------------------------------------------------
+    async def recall(self, channel_id: str) -> None:
+        """Read the channel's living messages back from the store, once per channel since the start
+        (after a restart memory holds none). A store failure is logged: the bot then posts anew."""
+        if channel_id in self.messages.loaded:
+            return
+        try:
+            stored = await self.bot.store.load_messages(channel_id)
+        except Exception:
+            log.exception("Could not read channel %s's living messages", channel_id)
+            return
+        self.messages.loaded.add(channel_id)
+        turn, lobby = stored.get("turn"), stored.get("lobby")
+        if turn is not None:
+            living = Living(turn.game_id, turn.message_id, list(turn.lines), turn.image)
+            self.messages.turns.setdefault(channel_id, living)
+        if lobby is not None:
+            self.messages.lobbies.setdefault(channel_id, (lobby.game_id, lobby.message_id))
 
-    def lobby_message(self, channel_id: str, game_id: int) -> int | None:
+    async def _store_turn(self, channel_id: str) -> None:
+        """Make the store remember the channel's turn message as memory holds it (or forget it)."""
+        living = self.messages.turns.get(channel_id)
+        await self._remember(
+            channel_id,
+            "turn",
+            None if living is None else (living.game_id, living.message_id, living.lines, living.image),
+        )
+
+    async def _remember(
+        self, channel_id: str, kind: str, message: tuple[int, int, list[str], bool] | None
+    ) -> None:
+        """Save (``message``: game id, message id, lines, image) or drop (None) a living message. A failure
+        is logged, not raised: the command it shows is stored already, and only a restart would miss it."""
+        store = self.bot.store
+        try:
+            if message is None:
+                await store.drop_message(channel_id, kind)
+            else:
+                await store.save_message(channel_id, kind, *message, now=self.bot.games.clock())
+        except Exception:
+            log.exception("Could not remember channel %s's %s message", channel_id, kind)
+
+    # -- lobbies -----------------------------------------------------------------------------------
+    async def remember_lobby(self, channel_id: str, game_id: int, message_id: int | None) -> None:
+        """The message showing a channel's lobby (edited in place by later lobby commands); a lobby
+        message it replaces loses its buttons."""
+        if message_id is None:
+            return
+        await self.recall(channel_id)
+        old = self.messages.lobbies.get(channel_id)
+        if old is not None and old[1] != message_id:
+            self.edit(channel_id, old[1], view=None)
+        self.messages.lobbies[channel_id] = (game_id, message_id)
+        await self._remember(channel_id, "lobby", (game_id, message_id, [], False))
+
+    async def lobby_message(self, channel_id: str, game_id: int) -> int | None:
         """The id of the message showing the lobby of ``game_id``, if known."""
+        await self.recall(channel_id)
         found = self.messages.lobbies.get(channel_id)
         return found[1] if found is not None and found[0] == game_id else None
 
-    def close_lobby(self, channel_id: str) -> None:
+    async def close_lobby(self, channel_id: str) -> None:
         """The lobby started or ended: its message loses its buttons."""
+        await self.recall(channel_id)
         found = self.messages.lobbies.pop(channel_id, None)
         if found is not None:
             self.edit(channel_id, found[1], view=None)
+            await self._remember(channel_id, "lobby", None)
 
-    def end_turns(self, channel_id: str) -> None:
+    async def end_turns(self, channel_id: str) -> None:
         """The game ended outside a command (abort, concession): the turn message loses its components."""
+        await self.recall(channel_id)
         living = self.messages.turns.pop(channel_id, None)
         if living is not None:
             self.edit(channel_id, living.message_id, view=None)
+            await self._store_turn(channel_id)
 
-    def turn_link(self, guild_id: str | None, channel_id: str, game_id: int) -> str:
+    async def turn_link(self, guild_id: str | None, channel_id: str, game_id: int) -> str:
         """A jump link to the channel's turn message of ``game_id`` ("" when unknown)."""
+        await self.recall(channel_id)
         living = self.messages.turns.get(channel_id)
         if living is None or living.game_id != game_id:
             return ""

@@ -156,6 +156,20 @@ class CampaignRecord:
 
 
 @dataclass
+class StoredMessage:
+    """A channel's living message as stored: a turn message or a lobby message (see ``bot.replies``)."""
+
+    kind: str  # "turn" or "lobby"
+    game_id: int
+    message_id: int
+    lines: list[str] = field(default_factory=list)  # a turn message's narration
+    image: bool = False  # whether it holds the board image
+
+
+MESSAGE_KINDS = ("turn", "lobby")
+
+
+@dataclass
 class Schedule:
     """Notifications to replace after a change: ``cancel`` kinds are dropped, ``add`` ones inserted."""
 
@@ -264,12 +278,43 @@ class Store(ABC):
     async def pending_notifications(self, game_id: int) -> list[Notification]:
         """Unsent notifications of a game (for status and tests)."""
 
+    # -- living messages: not game state, each write its own small transaction --------------------------
+    @abstractmethod
+    async def save_message(
+        self,
+        channel_id: str,
+        kind: str,
+        game_id: int,
+        message_id: int,
+        lines: list[str],
+        image: bool,
+        *,
+        now: float,
+    ) -> None:
+        """Remember the channel's living message of ``kind`` ("turn" or "lobby"), replacing the one
+        remembered before. Raises ValueError for another kind."""
+
+    @abstractmethod
+    async def load_messages(self, channel_id: str) -> dict[str, StoredMessage]:
+        """The channel's remembered living messages by kind (empty when none)."""
+
+    @abstractmethod
+    async def drop_message(self, channel_id: str, kind: str) -> None:
+        """Forget the channel's living message of ``kind`` (nothing happens when none is remembered)."""
+
     async def full_snapshot(self, row: GameRow) -> str | None:
         """The game's whole engine JSON (what ``Game.to_json`` gives): its snapshot with the logged
         commands put back in. None for a lobby."""
         if row.snapshot is None:
             return None
         return full_snapshot(row.snapshot, row.version, await self.command_log(row.id))
+
+
+def message_kind(kind: str) -> str:
+    """``kind`` when it is a living message's kind; raises ValueError otherwise."""
+    if kind not in MESSAGE_KINDS:
+        raise ValueError(f"a living message is a turn or a lobby message, not {kind!r}")
+    return kind
 
 
 def state_snapshot(game: Game) -> str:
@@ -759,3 +804,53 @@ class SqliteStore(Store):
         """Mark a notification as handled."""
         async with self._lock:
             await self.db.execute("UPDATE notifications SET sent_at = ? WHERE id = ?", (now, notification_id))
+
+    # -- living messages ---------------------------------------------------------------------------
+    async def save_message(
+        self,
+        channel_id: str,
+        kind: str,
+        game_id: int,
+        message_id: int,
+        lines: list[str],
+        image: bool,
+        *,
+        now: float,
+    ) -> None:
+        """Remember the channel's living message of ``kind`` (see :meth:`Store.save_message`)."""
+        async with self._lock:
+            await self.db.execute(
+                "INSERT INTO living_messages (channel_id, kind, game_id, message_id, lines, image, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id, kind) DO UPDATE SET"
+                " game_id = excluded.game_id, message_id = excluded.message_id, lines = excluded.lines,"
+                " image = excluded.image, updated_at = excluded.updated_at",
+                (
+                    channel_id,
+                    message_kind(kind),
+                    game_id,
+                    str(message_id),
+                    json.dumps(lines),
+                    int(image),
+                    now,
+                ),
+            )
+
+    async def load_messages(self, channel_id: str) -> dict[str, StoredMessage]:
+        """The channel's remembered living messages by kind."""
+        async with self.db.execute(
+            "SELECT * FROM living_messages WHERE channel_id = ?", (channel_id,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return {
+            r["kind"]: StoredMessage(
+                r["kind"], r["game_id"], int(r["message_id"]), json.loads(r["lines"]), bool(r["image"])
+            )
+            for r in rows
+        }
+
+    async def drop_message(self, channel_id: str, kind: str) -> None:
+        """Forget the channel's living message of ``kind``."""
+        async with self._lock:
+            await self.db.execute(
+                "DELETE FROM living_messages WHERE channel_id = ? AND kind = ?", (channel_id, kind)
+            )

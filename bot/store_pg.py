@@ -29,8 +29,10 @@ from bot.store import (
     Notification,
     Schedule,
     Store,
+    StoredMessage,
     StoreError,
     claimable_sql,
+    message_kind,
     migrations,
     redact,
 )
@@ -357,6 +359,49 @@ class PostgresStore(Store):
     async def mark_sent(self, notification_id: int, now: float) -> None:
         """Mark a notification as handled."""
         await self.pool.execute("UPDATE notifications SET sent_at = $1 WHERE id = $2", now, notification_id)
+
+    # -- living messages ---------------------------------------------------------------------------
+    async def save_message(
+        self,
+        channel_id: str,
+        kind: str,
+        game_id: int,
+        message_id: int,
+        lines: list[str],
+        image: bool,
+        *,
+        now: float,
+    ) -> None:
+        """Remember the channel's living message of ``kind`` (see :meth:`Store.save_message`)."""
+        await self.pool.execute(
+            "INSERT INTO living_messages (channel_id, kind, game_id, message_id, lines, image, updated_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (channel_id, kind) DO UPDATE SET"
+            " game_id = excluded.game_id, message_id = excluded.message_id, lines = excluded.lines,"
+            " image = excluded.image, updated_at = excluded.updated_at",
+            channel_id,
+            message_kind(kind),
+            game_id,
+            str(message_id),
+            json.dumps(lines),
+            image,
+            now,
+        )
+
+    async def load_messages(self, channel_id: str) -> dict[str, StoredMessage]:
+        """The channel's remembered living messages by kind."""
+        rows = await self.pool.fetch("SELECT * FROM living_messages WHERE channel_id = $1", channel_id)
+        return {
+            r["kind"]: StoredMessage(
+                r["kind"], r["game_id"], int(r["message_id"]), json.loads(r["lines"]), bool(r["image"])
+            )
+            for r in rows
+        }
+
+    async def drop_message(self, channel_id: str, kind: str) -> None:
+        """Forget the channel's living message of ``kind``."""
+        await self.pool.execute(
+            "DELETE FROM living_messages WHERE channel_id = $1 AND kind = $2", channel_id, kind
+        )
 
 
 def _schedule_ctes(args: list[Any], schedule: Schedule | None, *, cancel: bool) -> str:

@@ -162,6 +162,7 @@ async def test_bot_seat_concede_and_restart_mid_round(tmp_path: Path) -> None:
     h = Harness(db)
     await h.start()
     h2 = Harness(db)
+    h2.messages, h2._ids = h.messages, h._ids  # one Discord: the new bot sees what the old one posted
     try:
         await h.slash("game new", user=ALICE, ruleset="testsim", opponent=BOB)
         given = await h.slash("game join", user=BOB, seat="p4", bot=True)
@@ -175,13 +176,16 @@ async def test_bot_seat_concede_and_restart_mid_round(tmp_path: Path) -> None:
         assert row.seats == {"p1": str(ALICE), "p2": str(BOB), "p3": str(CAROL), "p4": BOT}
         await h.slash("do", user=ALICE, command="grab 2")
         mid = await h.row()
+        turn = h.shown().message_id
 
         # A new bot process on the same file (the first one was never shut down) carries on.
         await h2.start()
         assert h2.bot.games.cached_games() == 0
         r = await h2.slash("do", user=BOB, command="grab 2")
         assert "p2 grabs 2" in h2.shown().text and (await h2.row()).version == mid.version + 1
-        assert not r.ephemeral  # the new process knows no turn message yet: it posts one
+        # The round stays open: the new process edits the turn message the old one posted (the store
+        # remembers it) and answers privately.
+        assert r.ephemeral and r.text.endswith(f"/{turn}") and h2.shown().message_id == turn
         # Carol concedes (after a private confirm): in a game of more than two seats the game's player
         # takes her seat over.
         conceded = await h2.confirm(await h2.slash("game concede", user=CAROL), user=CAROL)

@@ -258,3 +258,28 @@ async def test_postgres_processes_starting_together_migrate_once(postgres_server
         ]
         assert versions == NEWEST
         await asyncio.gather(*(s.close() for s in stores))
+
+
+async def test_living_messages_are_saved_replaced_and_dropped(store: Store) -> None:
+    row = await store.create_game(
+        guild_id="1", channel_id="c", ruleset="escape", scenario=None, creator_id="u", seats={}, now=1.0
+    )
+    assert await store.load_messages("c") == {}
+    await store.save_message("c", "lobby", row.id, 111, [], False, now=2.0)
+    await store.save_message("c", "turn", row.id, 222, ["a1 to b2"], True, now=2.0)
+    await store.save_message("c", "turn", row.id, 333, ["a1 to b2", "end"], False, now=3.0)  # replaces
+    await store.save_message("other", "turn", row.id, 444, [], False, now=3.0)
+    found = await store.load_messages("c")
+    assert {k: (m.game_id, m.message_id, m.lines, m.image) for k, m in found.items()} == {
+        "lobby": (row.id, 111, [], False),
+        "turn": (row.id, 333, ["a1 to b2", "end"], False),
+    }
+    big = 2**63 - 1  # Discord ids are 64-bit: they come back whole
+    await store.save_message("c", "lobby", row.id, big, [], True, now=4.0)
+    await store.drop_message("c", "turn")
+    await store.drop_message("c", "turn")  # forgetting twice is harmless
+    again = await store.load_messages("c")
+    assert list(again) == ["lobby"] and again["lobby"].message_id == big and again["lobby"].image
+    assert (await store.load_messages("other"))["turn"].message_id == 444
+    with pytest.raises(ValueError):
+        await store.save_message("c", "board", row.id, 1, [], False, now=5.0)

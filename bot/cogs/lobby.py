@@ -35,7 +35,7 @@ async def reply_with_lobby(bot: EscapadeBot, interaction: discord.Interaction, t
     """Show a lobby change: the lobby message is edited in place and the caller told privately; when
     that message is not known (a restart), a new public one is posted (mentions silenced)."""
     channel_id = channel_key(interaction)
-    known = bot.replier.lobby_message(channel_id, row.id)
+    known = await bot.replier.lobby_message(channel_id, row.id)
     if known is not None:
         bot.replier.edit(channel_id, known, **lobby_kwargs(row))
         link = jump_link(row.guild_id, channel_id, known)
@@ -44,7 +44,7 @@ async def reply_with_lobby(bot: EscapadeBot, interaction: discord.Interaction, t
     response = await interaction.response.send_message(
         text, **lobby_kwargs(row), allowed_mentions=discord.AllowedMentions.none()
     )
-    bot.replier.remember_lobby(channel_id, row.id, response.message_id)
+    await bot.replier.remember_lobby(channel_id, row.id, response.message_id)
 
 
 def choices(items: list[tuple[str, str]], typed: str) -> list[app_commands.Choice[str]]:
@@ -132,13 +132,13 @@ class Lobby(commands.Cog):
             response = await interaction.response.send_message(
                 content=content or None, embed=embed, view=view, allowed_mentions=allowed
             )
-            self.bot.replier.remember_lobby(target_id, row.id, response.message_id)
+            await self.bot.replier.remember_lobby(target_id, row.id, response.message_id)
         else:
             everyone = " ".join(f"<@{m}>" for m in pinged)
             sent = await target.send(
                 content=everyone, embed=embed, view=view, allowed_mentions=discord.AllowedMentions(users=True)
             )
-            self.bot.replier.remember_lobby(target_id, row.id, sent.id)
+            await self.bot.replier.remember_lobby(target_id, row.id, sent.id)
             await interaction.response.send_message(f"Game #{row.id} is open in <#{target_id}>.")
 
     @new.autocomplete("scenario")
