@@ -107,7 +107,7 @@ class Played:
         played.new_round = any(
             started or played.board or not d.seats <= answering_before for d in simultaneous
         )
-        if played.new_round:
+        if simultaneous:  # the round's list stays on the turn message, with the seats still to answer
             for d in simultaneous:
                 for seat in sorted(d.seats):
                     labels = [c.label or c.text for c in game.legal_commands(seat)]

@@ -172,7 +172,9 @@ def round_embed(played: Played) -> discord.Embed:
     own = {next(iter(d.seats)): d.prompt for d in simultaneous if len(d.seats) == 1 and d.prompt}
     hint = "Pick from your menu below (or /do; add seat: if you hold several)."
     embed = discord.Embed(
-        title="A new round: everyone chooses, in any order",
+        title="A new round: everyone chooses, in any order"
+        if played.new_round
+        else "Still choosing this round",
         description=clip([*shared, hint], 4000),
         colour=ACCENT,
     )

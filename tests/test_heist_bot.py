@@ -865,3 +865,30 @@ async def test_a_typed_escape_call_is_confirmed_first(harness: Harness) -> None:
         seat,
         call,
     )
+
+
+async def test_the_round_list_stays_with_the_seats_still_to_choose(harness: Harness) -> None:
+    """After one answer of a round the turn message is edited: its round list stays, naming only the
+    seats still to choose (a phone player scrolling back sees who the round waits for)."""
+    h = harness
+    await h.slash("game new", user=ALICE, ruleset="heist", scenario=HEIST)
+    for seat in ("p2", "p3"):
+        await h.slash("game join", user=ALICE, seat=seat)
+    await h.slash("game start", user=ALICE)
+    for _ in range(300):
+        row, game = await current(h)
+        waiting = sorted(s for d in game.awaiting() if d.kind == "simultaneous" for s in d.seats)
+        if len(waiting) >= 2:
+            break
+        seat = sorted(game.seats_to_act())[0]
+        await do_confirmed(h, ALICE, game.bot_command(seat).text, seat=seat)
+    else:
+        raise AssertionError("no round with two seats to choose")
+    first = waiting[0]
+    command = next(c.text for c in game.legal_commands(first) if c.verb not in ("escape", "deck", "undo"))
+    await h.slash("do", user=ALICE, command=command, seat=first)
+    row2, game2 = await current(h)
+    still = sorted(s for d in game2.awaiting() if d.kind == "simultaneous" for s in d.seats)
+    titles = ("A new round", "Still choosing this round")
+    listing = next(e for e in h.shown().embeds if str(e.get("title", "")).startswith(titles))
+    assert still and sorted(f["name"] for f in listing["fields"]) == still
