@@ -79,7 +79,8 @@ def main() -> None:
             cmds += n
             if args.progress:
                 k = seed - args.seed0 + 1
-                print(f"  {sid} game {k}: wins {wins}/{k}, rounds {rounds}", file=sys.stderr, flush=True)
+                tally = f"wins {wins}/{k}, mean rounds {rounds / k:.1f}"
+                print(f"  {sid} game {k}: {tally}", file=sys.stderr, flush=True)
         dt = time.perf_counter() - t
         print(f"{sid:<14} {wins:>5} {wins / args.games:>6.0%} {rounds / args.games:>7.1f} {cmds / dt:>7.0f}")
 

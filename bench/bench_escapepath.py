@@ -107,7 +107,8 @@ def main() -> None:
                 lengths += n
                 if args.progress:
                     k = seed - args.seed0 + 1
-                    print(f"  {sid} {team} game {k}: team wins {k - wins}/{k}", file=sys.stderr, flush=True)
+                    tally = f"team wins {k - wins}/{k}, mean length {lengths / k:.0f}"
+                    print(f"  {sid} {team} game {k}: {tally}", file=sys.stderr, flush=True)
             dt = time.perf_counter() - t0
             g = args.games
             print(
