@@ -160,7 +160,11 @@ async def worker(ns: argparse.Namespace) -> None:
                 replies = await h.feed(payload)
                 final = h._final(replies, payload)
                 ms = (final.at - t0) * 1000
-                line = {"iid": payload["id"], "ms": ms, "img": bool(final.files), "ok": not final.ephemeral}
+                # Accepted: the game moved on (the answer may be a private "Played" while the turn message
+                # is edited, so its visibility says nothing).
+                after = await h.bot.store.get_game(row.id)
+                accepted = after is not None and after.version > row.version
+                line = {"iid": payload["id"], "ms": ms, "img": bool(final.files), "ok": accepted}
                 line["late"] = time.monotonic() - tick
                 out.write(json.dumps(line) + "\n")
                 h.replies.clear()
