@@ -3,12 +3,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from engine import load_game
 from tests.harness import ALICE, CAROL, Harness, board_replies, png_size
 
 
-async def test_whole_game_against_the_bot_swarm(harness: Harness) -> None:
-    h = harness
+async def test_whole_game_against_the_bot_swarm(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "ep.db", seed=8) as h:  # a seed whose game raises a panic shot
+        await whole_game(h)
+
+
+async def whole_game(h: Harness) -> None:
     await h.slash("game new", user=ALICE, ruleset="escapepath", scenario="graveyard-shift")
     given = await h.slash("game join", user=ALICE, seat="swarm", bot=True)
     assert "swarm" in given.content  # acknowledged; the lobby message is edited in place
