@@ -77,3 +77,12 @@ def dice(g: Game, *values: int) -> None:
 def swarm_turn(g: Game) -> None:
     """Hand the turn to the swarm (as the team's 'end' would), keeping placements."""
     g.apply("team", "end")
+
+
+N, NE, E, SE, S, SW, W, NW = range(8)  # facings, clockwise from north
+
+
+def st_of(g: Game) -> PathState:
+    """The game's Escape Path state."""
+    state: PathState = g.state  # type: ignore[assignment]
+    return state

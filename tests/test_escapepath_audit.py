@@ -12,20 +12,23 @@ from collections.abc import Iterator
 import pytest
 
 from engine import IllegalCommand
-from engine.rulesets.escapepath.state import PathState
-from tests.escapepath_helpers import dice, game, place, scenario_on, swarm_turn
-
-N, NE, E, SE, S, SW, W, NW = range(8)
+from tests.escapepath_helpers import (
+    E,
+    N,
+    S,
+    dice,
+    game,
+    place,
+    scenario_on,
+    st_of,
+    swarm_turn,
+)
 
 
 @pytest.fixture(autouse=True)
 def _open_map() -> Iterator[None]:
     with scenario_on():
         yield
-
-
-def st_of(g) -> PathState:  # type: ignore[no-untyped-def]
-    return g.state  # type: ignore[no-any-return]
 
 
 def texts(g, seat: str = "team") -> set[str]:  # type: ignore[no-untyped-def]

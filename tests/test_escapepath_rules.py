@@ -10,20 +10,25 @@ from engine import IllegalCommand, NotYourTurn, RuleError
 from engine.geometry.square import parse_cell
 from engine.rulesets.escapepath import geometry as G
 from engine.rulesets.escapepath import policy as P
-from engine.rulesets.escapepath.state import PathState
-from tests.escapepath_helpers import dice, game, place, scenario_on, swarm_turn
-
-N, NE, E, SE, S, SW, W, NW = range(8)
+from tests.escapepath_helpers import (
+    NE,
+    SE,
+    E,
+    N,
+    S,
+    dice,
+    game,
+    place,
+    scenario_on,
+    st_of,
+    swarm_turn,
+)
 
 
 @pytest.fixture(autouse=True)
 def _open_map() -> Iterator[None]:
     with scenario_on():
         yield
-
-
-def st_of(g) -> PathState:  # type: ignore[no-untyped-def]
-    return g.state  # type: ignore[no-any-return]
 
 
 # -- facing and movement -----------------------------------------------------------------------------
