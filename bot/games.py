@@ -33,6 +33,7 @@ log = logging.getLogger("escapade.games")
 
 HOUR = 3600.0
 BOT = choices.BOT
+WAIT = "wait"  # the lobby's default for empty seats: wait for players
 MAX_ROUND_OPTIONS = 12  # options listed per seat in a round message (the rest via /do autocomplete)
 
 
@@ -544,6 +545,23 @@ class GameService:
                 return await self._lobby_update(row, seats, {**row.settings, "bot_level": levels}), seat
             return await self._lobby_update(row, seats), seat
 
+    async def set_empty_seats(self, channel_id: str, user_id: str, choice: str) -> GameRow:
+        """What Start does with the lobby's empty seats: ``wait`` for players, or give them to the game's
+        own player at a level (easy, normal, hard). Any seated player or the creator sets it. Refuses
+        anything else, naming the choices."""
+        choice = choice.strip().lower()
+        if choice != WAIT:
+            choice = bot_level(choice)
+        async with self.lock(channel_id):
+            row = await self._lobby_row(channel_id, user_id)
+            settings = {**row.settings, "empty_seats": choice}
+            new = await self.store.update_game(
+                row.id, expected_version=row.version, now=self.clock(), settings=settings
+            )
+            if new is None:
+                raise Stale("The lobby changed meanwhile; try again.")
+            return new
+
     async def leave(self, channel_id: str, user_id: str, seat: str | None = None) -> GameRow:
         """Free a member's seats in the lobby (only ``seat`` when given: theirs, or one the game holds)."""
         async with self.lock(channel_id):
@@ -641,6 +659,11 @@ class GameService:
             row = await self._lobby_row(channel_id)
             if not self.seats_of(row, user_id) and user_id != row.creator_id:
                 raise Refusal("Only a seated player or the game's creator can start it.")
+            preset = row.settings.get("empty_seats", WAIT)
+            if preset != WAIT:
+                # The lobby's "Empty seats" menu: Start gives them to the game at the level picked there.
+                bot_seats = True
+                level = level or preset
             rs = self.ruleset(row)
             seats = dict(row.seats)
             empty = [s for s, who in seats.items() if who is None]
@@ -650,13 +673,13 @@ class GameService:
             elif rs.min_seats and held < rs.min_seats:
                 raise Refusal(
                     f"{rs.name} needs at least {rs.min_seats} seats taken ({held} so far). One member "
-                    "may hold several (/game join seat:...), or /game start bot:True lets the game play "
-                    "the empty ones."
+                    "may hold several (/game join seat:...), or the lobby's Empty seats menu (or /game start "
+                    "bot:True) lets the game play the empty ones."
                 )
             elif empty and not rs.min_seats:
                 raise Refusal(
-                    f"Empty seats: {', '.join(empty)}. Wait for players to /game join, "
-                    "or /game start bot:True to let the game play them."
+                    f"Empty seats: {', '.join(empty)}. Wait for players to /game join, or let the game "
+                    "play them: the lobby's Empty seats menu, or /game start bot:True."
                 )
             if all(who in (None, BOT) for who in seats.values()):
                 raise Refusal("At least one member must play.")

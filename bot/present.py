@@ -13,9 +13,10 @@ from typing import Any
 import discord
 
 from bot import choices
-from bot.games import BOT, Played, Step
+from bot.games import BOT, WAIT, Played, Step
 from bot.store import GameRow, LogLine
 from engine import Decision, Event, Game, find_ruleset
+from engine.ai.levels import DEFAULT_LEVEL
 
 ACCENT = 0x3BA55D
 DONE = 0xF1C40F
@@ -212,8 +213,16 @@ def lobby_embed(row: GameRow, title: str = "New game") -> discord.Embed:
     )
     specs = choices.specs(rs, row.scenario)
     stored = dict(row.settings.get("options") or {})
+    levels = row.settings.get("bot_level") or {}
+    preset = row.settings.get("empty_seats", WAIT)
     for seat, holder in row.seats.items():
-        lines = [{None: "*empty*", BOT: "🤖 the game"}.get(holder, f"<@{holder}>")]
+        if holder is None:
+            first = "*empty*" if preset == WAIT else f"*empty* (🤖 the game, {preset}, at Start)"
+        elif holder == BOT:
+            first = f"🤖 the game ({levels.get(seat, DEFAULT_LEVEL)})"
+        else:
+            first = f"<@{holder}>"
+        lines = [first]
         for spec in (s for s in specs if s.per_seat):
             value = (stored.get(spec.key) or {}).get(seat) or (spec.choices[0][0] if spec.choices else "")
             lines.append(f"{spec.label}: {choices.label_of(spec, value)}")
@@ -230,7 +239,9 @@ def lobby_embed(row: GameRow, title: str = "New game") -> discord.Embed:
         if specs
         else "/game join, then /game start"
     )
-    embed.set_footer(text=f"Game #{row.id} · {hint} (bot:True fills empty seats)")
+    embed.set_footer(
+        text=f"Game #{row.id} · {hint} (the Empty seats menu or bot:True lets the game play them)"
+    )
     return embed
 
 

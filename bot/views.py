@@ -10,7 +10,8 @@ stale (the game version is part of it).
 - ``esc:ok:<game>:<action>:<seat>`` confirms an irreversible request (abort, concede, a command);
 - ``esc:join:<game>:<seat>`` takes a seat in a lobby; ``esc:start:<game>`` starts it;
 - ``esc:opt:<game>:<seat>:<key>`` is a select menu making a lobby choice (``seat`` empty for a game-wide
-  one), shown when the lobby's choices fit in the message.
+  one), shown when the lobby's choices fit in the message; ``esc:bots:<game>`` is the lobby's "Empty
+  seats" menu (wait for players, or the game plays them at a level).
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ import discord
 from bot import choices, present, tap
 from bot.app import App
 from bot.errors import Refusal, Stale, report
-from bot.games import BOT, Played
+from bot.games import BOT, WAIT, Played
 from bot.store import GameRow
 from engine import Command, OptionSpec, find_ruleset
+from engine.ai.levels import LEVEL_LABELS, LEVELS
 
 MAX_CUSTOM_ID = 100
 
@@ -185,6 +187,48 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"es
             row, _said = await bot.games.choose(
                 channel_id, str(interaction.user.id), self.key, values[0], self.seat or None
             )
+            await interaction.response.edit_message(embed=lobby_embed_for(row), view=lobby_view(row))
+        except Exception as exc:
+            await report(interaction, exc)
+
+
+class EmptySeatsSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"esc:bots:(?P<game>[0-9]+)"):  # fmt: skip
+    """The lobby's "Empty seats" menu: wait for players, or let the game play them at a level."""
+
+    def __init__(self, game_id: int, current: str = WAIT) -> None:
+        options = [
+            discord.SelectOption(label="Empty seats: wait for players", value=WAIT, default=current == WAIT)
+        ]
+        options += [
+            discord.SelectOption(
+                label=f"Empty seats: the game plays them ({level})",
+                value=level,
+                description=LEVEL_LABELS[level][:100],
+                default=current == level,
+            )
+            for level in LEVELS
+        ]
+        super().__init__(
+            discord.ui.Select(custom_id=f"esc:bots:{game_id}", placeholder="Empty seats", options=options)
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> EmptySeatsSelect:
+        """Rebuild the menu from its custom_id (the picked value comes back with the interaction)."""
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Record what Start does with empty seats and refresh the lobby message."""
+        bot = _bot(interaction)
+        try:
+            channel_id = await _check_game(interaction, self.game_id)
+            values = self.item.values
+            if not values:
+                raise Stale("Nothing was picked; nothing was changed.")
+            row = await bot.games.set_empty_seats(channel_id, str(interaction.user.id), values[0])
             await interaction.response.edit_message(embed=lobby_embed_for(row), view=lobby_view(row))
         except Exception as exc:
             await report(interaction, exc)
@@ -450,6 +494,7 @@ DYNAMIC_ITEMS = (
     JoinButton,
     StartButton,
     ChoiceSelect,
+    EmptySeatsSelect,
     PlaySelect,
     CommandButton,
     AutoButton,
@@ -501,6 +546,10 @@ def lobby_view(row: GameRow) -> discord.ui.View:
             view.add_item(JoinButton(row.id, seat))
     view.add_item(StartButton(row.id))
     room = 5 - (len(view.children) + 4) // 5
+    preset = row.settings.get("empty_seats", WAIT)
+    if any(holder is None for holder in row.seats.values()) or preset != WAIT:
+        view.add_item(EmptySeatsSelect(row.id, preset))
+        room -= 1
     for menus in choice_menus(row):
         if len(menus) > room:
             break
