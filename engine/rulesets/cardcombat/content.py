@@ -470,6 +470,8 @@ RULES: dict[str, str] = {
     "cursed_ring": "Cursed Ring: each round one hero carries it; its attacks count as Confused and deal 2 less.",
     "resolve": "Resolve: once per scenario each hero may take back a spent card.",
     "war_cry": "War Cry: when an enemy deals more than 4 damage and its group has no Captain, a Captain appears.",
+    "the_blood_price": "The Blood Price: the hero who opens the last closed door loses half its health "
+    "(rounded down).",
 }
 CHESTS = 3  # Treasure Horde: chests placed in all
 OBJECTIVES: dict[str, tuple[str, int]] = {
@@ -492,7 +494,8 @@ LEVEL_XP = (0, 20, 50, 90, 140, 200, 270, 350, 440, 540)
 
 # -- ready-made scenarios -------------------------------------------------------------------------------
 # Map letters: '#' wall, '.' floor, '^' trap, '1'-'4' hero starts, 'a'-'d' enemy group spawns (first square
-# of a letter is the Captain's), 'B' the boss, 'E' the exit (escape and rescue), 'P' the prisoner (rescue).
+# of a letter is the Captain's), 'B' the boss, 'E' the exit (escape and rescue), 'P' the prisoner (rescue),
+# 'D' a closed door (a wall until a hero standing next to it opens it; it then shows as '/').
 SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "crypt",
