@@ -4,6 +4,7 @@ enemies and summons never do, The Blood Price, the generator's doors, the board,
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,12 +14,13 @@ from hypothesis import strategies as stx
 from engine import Game, load_game, new_game
 from engine.core import Event
 from engine.dice import Rng
-from engine.errors import IllegalCommand
+from engine.errors import ContentError, IllegalCommand
 from engine.geometry.square import cell_name
 from engine.rulesets.cardcombat import actions as A
+from engine.rulesets.cardcombat import content
 from engine.rulesets.cardcombat import present as P
 from engine.rulesets.cardcombat import rules as R
-from engine.rulesets.cardcombat.content import RULES, connected, parse_action
+from engine.rulesets.cardcombat.content import RULES, connected, doorway, parse_action, scenarios
 from engine.rulesets.cardcombat.generator import HEIGHT, generate
 from engine.rulesets.cardcombat.policy import best_command
 from engine.rulesets.cardcombat.state import CCState
@@ -178,8 +180,7 @@ def test_the_generator_walls_the_heroes_off_with_one_or_two_doorways() -> None:
         assert 4 <= col <= 6 and all(x == col for x, _y in doors)
         openings = [y for y in range(1, HEIGHT - 1) if rows[y][col] != "#"]
         assert len(openings) == 2 and abs(openings[0] - openings[1]) >= 3
-        for x, y in doors:
-            assert rows[y][x - 1] != "#" and rows[y][x + 1] != "#"  # a doorway
+        assert all(doorway(rows, x, y) for x, y in doors)
         assert connected(rows)  # every square can be reached once the doors are open
         kinds.add(len(doors))
     assert kinds == {1, 2}
@@ -200,6 +201,41 @@ def test_a_chest_behind_a_closed_door_counts_as_far_not_out_of_reach() -> None:
     st.scenario["objective"] = "treasure"
     A.place_chest(st, [])
     assert [p[0] for p in st.loot] == [8]  # beyond the door, as far as the heroes can go
+
+
+# -- the authored vault ------------------------------------------------------------------------------------------
+def test_the_sealed_vault_keeps_its_ogre_behind_the_last_door_and_it_costs_blood() -> None:
+    game = new_game("cardcombat", scenario="vault", seats={"hero1": None, "hero2": None}, seed=1)
+    st: CCState = game.state  # type: ignore[assignment]
+    assert st.scenario["rules"] == ["the_blood_price"] and R.closed_doors(st) == [(5, 3), (10, 4)]
+    ogre = next(f for f in st.figures.values() if f.get("boss"))
+    hero = st.figures["warrior"]
+    assert R.walking_distance(st, R.pos(hero), R.pos(ogre)) == 999  # shut away
+    assert R.walking_distance(st, R.pos(hero), R.pos(ogre), through_doors=True) < 999
+    st.phase = "turns"
+    st.turn = {"fig": "warrior", "queue": [], "pool": 0, "mods": {}, "allow": -1}
+    hero["pos"] = [4, 3]
+    play(st, f"open warrior {cell_name((5, 3))}")
+    hero.update(pos=[9, 4], hp=13)
+    play(st, f"open warrior {cell_name((10, 4))}")
+    assert hero["hp"] == 7 and R.closed_doors(st) == []
+
+
+def test_an_authored_door_must_stand_in_a_doorway(monkeypatch: pytest.MonkeyPatch) -> None:
+    vault = scenarios()["vault"]
+    assert all(doorway(vault.rows, x, y) for x, y in [(5, 3), (10, 4)])
+    rows = list(vault.rows)
+    rows[2] = rows[2][:2] + "D" + rows[2][3:]  # a door in the middle of the start room
+    assert not doorway(rows, 2, 2)
+    monkeypatch.setattr(
+        content, "SCENARIOS", (*content.SCENARIOS, replace(vault, id="bad", rows=tuple(rows)))
+    )
+    scenarios.cache_clear()
+    try:
+        with pytest.raises(ContentError, match="doorway"):
+            scenarios()
+    finally:
+        scenarios.cache_clear()
 
 
 # -- the board, the text board, the view ---------------------------------------------------------------------
