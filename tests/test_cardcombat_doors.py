@@ -23,6 +23,7 @@ from engine.rulesets.cardcombat import rules as R
 from engine.rulesets.cardcombat.content import RULES, connected, doorway, parse_action, scenarios
 from engine.rulesets.cardcombat.generator import HEIGHT, generate
 from engine.rulesets.cardcombat.policy import best_command
+from engine.rulesets.cardcombat.ruleset import CardCombat
 from engine.rulesets.cardcombat.state import CCState
 from tests.random_play import play_random_game
 from tests.test_cardcombat_audit import arena, foe, play
@@ -81,6 +82,7 @@ def test_a_hero_next_to_a_door_opens_it_for_free_and_keeps_its_move() -> None:
     A.settle(st, [])
     assert st.turn["allow"] == 3
     assert opens(st) == [f"open warrior {E3}"]
+    assert (4, 2) in CardCombat().hints(st, "hero1").targets  # the door is marked on the board
     events = play(st, f"open warrior {E3}")
     assert any("opens the door" in e.text for e in events)
     assert R.closed_doors(st) == [] and st.turn["pool"] == 3  # no stamina

@@ -17,8 +17,8 @@ ENEMY = "#dc2626"
 ALLY = "#e5e7eb"
 BOSS = "#7f1d1d"
 FLOOR, WALL, TRAP, EXIT = "#4b4f58", "#1f2024", "#7c4a1e", "#0f766e"
-# a closed door (oak brown, marked D) and an opened one (a worn sill, marked /)
-DOOR, OPEN_DOOR = "#b45309", "#6b5a3e"
+# a closed door (oak brown, marked D) and an opened one (a pale stone sill, marked /)
+DOOR, OPEN_DOOR = "#b45309", "#6b7280"
 RIFT = {"fire": "#f97316", "water": "#0ea5e9", "wind": "#a3e635", "earth": "#a16207", "lightning": "#facc15",
         "darkness": "#312e81", "light": "#fef9c3"}  # fmt: skip
 
