@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as stx
 
+from bot.tap import entries
 from engine import Game, load_game, new_game
 from engine.core import Event
 from engine.dice import Rng
@@ -90,6 +91,22 @@ def test_a_hero_next_to_a_door_opens_it_for_free_and_keeps_its_move() -> None:
     assert st.turn["allow"] == 3  # the card's squares are still there
     play(st, f"move warrior {cell_name((5, 2))}")  # through the doorway
     assert R.pos(hero) == (5, 2)
+
+
+def test_opening_a_door_is_a_tap_in_the_menus_built_from_the_legal_commands() -> None:
+    st, hero = arena([], DOORWAY)
+    hero["pos"] = [3, 2]
+    foe(st, (8, 3))
+    commands = A.legal(st, "hero1")
+    assert "open" in {c.verb for c in commands}
+    wanted, path, seen = f"=open warrior {E3}", "", []
+    for _ in range(4):  # follow the menus down to the command, at most a few taps
+        menu = entries(commands, path)
+        seen = [e.value for e in menu]
+        if wanted in seen:
+            break
+        path = next(e.value[1:] for e in menu if e.value.startswith(">") and "open" in e.value)
+    assert wanted in seen
 
 
 def test_a_hero_away_from_the_door_cannot_open_it_and_nothing_changes() -> None:
