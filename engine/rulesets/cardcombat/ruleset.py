@@ -26,7 +26,7 @@ class CardCombat(Ruleset):
     name = "Dark Realms"
     seats = R.SEATS
     min_seats = 1
-    content_version = "1"
+    content_version = "2"  # 2: doors, The Blood Price and the generator's doors (a seed makes another map)
     campaign_scope: ClassVar[str] = "player"
     hidden_submissions: ClassVar[bool] = True
     summary: ClassVar[str] = (
