@@ -30,7 +30,7 @@ def invariants(game: Game) -> None:
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=stx.integers(0, 10_000), scenario=stx.sampled_from(["crypt", "orc_camp", "golem_forge", "ogre_den", "prisoner", "random"]),
+@given(seed=stx.integers(0, 10_000), scenario=stx.sampled_from(["crypt", "orc_camp", "golem_forge", "ogre_den", "prisoner", "vault", "random"]),
        heroes=stx.integers(1, 4))  # fmt: skip
 def test_random_play_keeps_invariants(seed: int, scenario: str, heroes: int) -> None:
     seats: dict[str, str | None] = {f"hero{i + 1}": None for i in range(heroes)}
@@ -77,7 +77,7 @@ def test_generator_is_seeded_and_complete() -> None:
 
 
 @pytest.mark.parametrize(
-    "scenario", ["crypt", "orc_camp", "golem_forge", "ogre_den", "prisoner", "random", "adventure"]
+    "scenario", ["crypt", "orc_camp", "golem_forge", "ogre_den", "prisoner", "vault", "random", "adventure"]
 )
 def test_setup_places_every_figure_on_its_own_floor_square(scenario: str) -> None:
     for heroes in (1, 2, 3, 4):

@@ -5,7 +5,7 @@ Grammar (verb first; ``<fig>`` is a hero's class id or a summon's id):
 ``attack <fig> <target> [<target>...]``, ``split <hero> <range die> <damage die>``,
 ``reroll <hero> [<die>] <free|stamina|item>``, ``accept <hero>``, ``heal <fig> <target>``,
 ``cast <fig> <target>``, ``teleport <fig> <square>``, ``summon <fig> <square>``, ``rift <fig> <square>``,
-``boost <hero> <item>``, ``loot <hero>``, ``skip <fig>``, ``end <fig>``.
+``boost <hero> <item>``, ``loot <hero>``, ``open <hero> <door square>``, ``skip <fig>``, ``end <fig>``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from engine.rulesets.cardcombat.content import CHESTS, SUMMONS, Action, cards, e
 from engine.rulesets.cardcombat.state import CCState
 
 VERBS = ("commit", "recollect", "use", "move", "attack", "split", "reroll", "accept", "heal", "cast", "teleport", "summon",
-         "rift", "boost", "loot", "skip", "end")  # fmt: skip
+         "rift", "boost", "loot", "open", "skip", "end")  # fmt: skip
 
 
 # -- rounds -------------------------------------------------------------------------------------------------
@@ -97,10 +97,14 @@ def place_chest(st: CCState, events: list[Event]) -> None:
             and (x, y) not in taken]  # fmt: skip
     if not free:
         return
-    reachable = [c for c in free if min(R.walking_distance(st, p, c) for p in heroes) < 999]
+
+    def away(c: Cell) -> int:  # heroes can open doors: a chest behind a closed one is far, not out of reach
+        return min(R.walking_distance(st, p, c, True) for p in heroes)
+
+    reachable = [c for c in free if away(c) < 999]
     if not reachable:
         return
-    spot = max(reachable, key=lambda c: (min(R.walking_distance(st, p, c) for p in heroes), -c[1], -c[0]))
+    spot = max(reachable, key=lambda c: (away(c), -c[1], -c[0]))
     st.loot.append([spot[0], spot[1], f"chest:{5 + int(st.scenario['level'])}"])
     st.flags["chests_placed"] = placed + 1
     events.append(Event(f"Treasure Horde: a chest appears on {cell_name(spot)}."))
@@ -477,6 +481,7 @@ def legal(st: CCState, seat: str) -> list[Command]:
                 out.append(Command("use", (fid, it["id"]), f"{verb} {card.name}"))
         if pool >= 1 and loot_in_reach(st, f):
             out.append(Command("loot", (fid,), "Pick up loot in reach (1 stamina)"))
+        out += door_options(st, f)
     out.append(Command("end", (fid,), f"End {f['name']}'s turn"))
     return out
 
@@ -508,6 +513,17 @@ def status_targets(st: CCState, f: dict[str, Any], act: Action) -> list[Command]
         if g is f or (d <= limit and R.sees(st, R.pos(f), R.pos(g), True)):
             what = f"Heal {act.x}" if act.kind == "heal" else act.what.title()
             out.append(Command(act.kind, (f["id"], g["id"]), f"{what} on {g['name']}"))
+    return out
+
+
+def door_options(st: CCState, f: dict[str, Any]) -> list[Command]:
+    """``open`` for every closed door next to the hero (free: no card, no stamina; see the doors rulings)."""
+    last = len(R.closed_doors(st)) == 1 and "the_blood_price" in st.scenario["rules"]
+    out = []
+    for c in R.closed_doors(st):
+        if chebyshev(R.pos(f), c) == 1:
+            note = f" (the last: Blood Price, {int(f['hp']) // 2} health)" if last else ""
+            out.append(Command("open", (f["id"], cell_name(c)), f"Open the door on {cell_name(c)}{note}"))
     return out
 
 
@@ -565,6 +581,9 @@ def check(st: CCState, seat: str, text: str) -> Command:
                              f"<hero> <range> <damage>'), or re-roll one: {options[0].text}.")  # fmt: skip
     if st.pending.get("stage") == "miss":
         raise IllegalCommand("Your attack missed: 'accept' it or re-roll it if you still can.")
+    if verb == "open" and not same:
+        raise IllegalCommand("A hero opens a closed door on its turn, standing next to it (diagonals count); "
+                             "there is none next to this hero.")  # fmt: skip
     if not same:
         act = current(st)
         now = f"the current action is '{act.text}'" if act else "your card actions are done"
@@ -574,6 +593,9 @@ def check(st: CCState, seat: str, text: str) -> Command:
         raise IllegalCommand("That square cannot be reached: moves go square by square (diagonals too) around "
                              "walls and foes, to an empty square, within the card's spaces plus 1 stamina per "
                              "extra square.")  # fmt: skip
+    if verb == "open":
+        raise IllegalCommand("A hero opens a closed door standing next to it (diagonals count): "
+                             f"'open {same[0].args[0]} <door square>', e.g. {same[0].text}.")  # fmt: skip
     if verb == "attack":
         raise IllegalCommand("Targets must be foes in sight and in range of this action (melee: reach; ranged: "
                              "its range or up to 6 for a rolled range), no more than the card allows.")  # fmt: skip
@@ -756,6 +778,8 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
         st.loot.remove(pile)
         st.turn["pool"] = pool - 1
         R.take_loot(st, f, pile[2], events)
+    elif v == "open":
+        R.open_door(st, f, R.parse_cell_for(st, a[1]), events)
     elif v == "skip":
         events.append(Event(f"{f['name']} skips '{act.text if act else ''}'."))
         pop_action(st, performed=False)

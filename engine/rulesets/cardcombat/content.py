@@ -470,6 +470,8 @@ RULES: dict[str, str] = {
     "cursed_ring": "Cursed Ring: each round one hero carries it; its attacks count as Confused and deal 2 less.",
     "resolve": "Resolve: once per scenario each hero may take back a spent card.",
     "war_cry": "War Cry: when an enemy deals more than 4 damage and its group has no Captain, a Captain appears.",
+    "the_blood_price": "The Blood Price: the hero who opens the last closed door loses half its health "
+    "(rounded down).",
 }
 CHESTS = 3  # Treasure Horde: chests placed in all
 OBJECTIVES: dict[str, tuple[str, int]] = {
@@ -492,7 +494,8 @@ LEVEL_XP = (0, 20, 50, 90, 140, 200, 270, 350, 440, 540)
 
 # -- ready-made scenarios -------------------------------------------------------------------------------
 # Map letters: '#' wall, '.' floor, '^' trap, '1'-'4' hero starts, 'a'-'d' enemy group spawns (first square
-# of a letter is the Captain's), 'B' the boss, 'E' the exit (escape and rescue), 'P' the prisoner (rescue).
+# of a letter is the Captain's), 'B' the boss, 'E' the exit (escape and rescue), 'P' the prisoner (rescue),
+# 'D' a closed door (a wall until a hero standing next to it opens it; it then shows as '/').
 SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "crypt",
@@ -615,6 +618,33 @@ SCENARIOS += (
     ),
 )
 
+SCENARIOS += (
+    Scenario(
+        "vault",
+        "The Sealed Vault",
+        2,
+        12,
+        "kill_all",
+        ("the_blood_price",),
+        ("skeleton", "orc"),
+        "ogre",
+        (
+            "##############",
+            "#1.2.#....#..#",
+            "#3.4.#.aa.#..#",
+            "#....D....#.B#",
+            "#....#..^.D..#",
+            "#....#....#..#",
+            "#.^..#.bb.#..#",
+            "#....#....####",
+            "#....#.......#",
+            "##############",
+        ),
+        "Two doors stand between you and the vault's keeper, and the last one drinks the blood of whoever opens "
+        "it: kill the dead and the orcs in the hall and the Ogre in the vault within 12 rounds.",
+    ),
+)
+
 GENERATED_LEVEL = 2  # the random scenario's level when the party's level does not set it
 
 
@@ -718,10 +748,28 @@ def scenarios() -> dict[str, Scenario]:
             raise ContentError(f"content.SCENARIOS {s.id}: an escape needs an exit E.")
         if not connected(list(s.rows)):
             raise ContentError(f"content.SCENARIOS {s.id}: some floor squares cannot be reached.")
+        if not all(
+            doorway(s.rows, x, y) for y, r in enumerate(s.rows) for x, ch in enumerate(r) if ch == "D"
+        ):
+            raise ContentError(
+                f"content.SCENARIOS {s.id}: a door must stand in a doorway (walls on two sides)."
+            )
         if any(r not in RULES for r in s.rules):
             raise ContentError(f"content.SCENARIOS {s.id}: unknown scenario rule.")
         out[s.id] = s
     return out
+
+
+def doorway(rows: tuple[str, ...] | list[str], x: int, y: int) -> bool:
+    """Whether (x, y) is a doorway: walls on two opposite sides, open squares on the other two (a door set in
+    a wall, between two rooms or a room and a passage)."""
+
+    def wall(cx: int, cy: int) -> bool:
+        return not (0 <= cy < len(rows) and 0 <= cx < len(rows[0])) or rows[cy][cx] == "#"
+
+    across = wall(x - 1, y) and wall(x + 1, y) and not wall(x, y - 1) and not wall(x, y + 1)
+    down = wall(x, y - 1) and wall(x, y + 1) and not wall(x - 1, y) and not wall(x + 1, y)
+    return across or down
 
 
 def connected(rows: list[str]) -> bool:

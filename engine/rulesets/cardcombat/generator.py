@@ -52,8 +52,9 @@ def generate(rng: Rng, level: int) -> dict[str, Any]:
 
 
 def make_map(rng: Rng, n_groups: int) -> list[str]:
-    """A walled 14x10 map: random wall stubs and traps, heroes on the left, spawns on the right, every floor
-    square connected (retries until it is)."""
+    """A walled 14x10 map: random wall stubs and traps, heroes on the left, spawns on the right, a wall across
+    with one or two doors between them, every floor square connected once the doors are open (retries until
+    it is)."""
     while True:
         grid = [
             ["#" if x in (0, WIDTH - 1) or y in (0, HEIGHT - 1) else "." for x in range(WIDTH)]
@@ -78,6 +79,25 @@ def make_map(rng: Rng, n_groups: int) -> list[str]:
             grid[y][x] = chr(97 + i)
             grid[y][x - 1] = chr(97 + i)
         grid[HEIGHT // 2][WIDTH - 2] = "B"
+        add_doors(rng, grid)
         rows = ["".join(r) for r in grid]
         if connected(rows):
             return rows
+
+
+def add_doors(rng: Rng, grid: list[list[str]]) -> None:
+    """Wall the heroes' side (columns 1-3) off from the enemies' with a wall down a column 4-6 (left of
+    every spawn) and two openings at least three rows apart: the first a closed door, the second a door or
+    an open gap, even odds. The squares either side of an opening are floor, so each is a doorway."""
+    x = 4 + rng.below(3)
+    first = 1 + rng.below(HEIGHT - 2)
+    others = [y for y in range(1, HEIGHT - 1) if abs(y - first) >= 3]
+    second = others[rng.below(len(others))]
+    for y in range(1, HEIGHT - 1):
+        grid[y][x] = "#"
+    grid[first][x] = "D"
+    grid[second][x] = "D" if rng.below(2) == 0 else "."
+    for y in (first, second):
+        for side in (x - 1, x + 1):
+            if grid[y][side] == "#":
+                grid[y][side] = "."

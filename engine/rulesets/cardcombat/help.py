@@ -13,7 +13,14 @@ HELP: dict[str, str] = {
         "On your turn your cards' actions come up in order: 'move <hero> <square>', 'attack <hero> <target>', "
         "'heal', 'cast', 'teleport', 'summon', 'rift' as the action says, or 'skip <hero>'. Stamina you did not "
         "commit pays for extra squares (1 each), one stamina move a round, a re-roll, items and 'loot'. "
-        "'end <hero>' ends your turn."
+        "'open <hero> <square>' opens a door next to you. 'end <hero>' ends your turn."
+    ),
+    "doors": (
+        "A closed door (D on the board) is a wall: nobody walks through it or sees through it. A hero standing "
+        "next to it (diagonals count) opens it on its turn with 'open <hero> <square>': free, no card and no "
+        "stamina, even in the middle of a move card. An open door (/) stays open. Enemies and summons never "
+        "open doors: an enemy shut away from every hero waits where it is. The Blood Price: the hero who opens "
+        "the last closed door loses half its health, rounded down."
     ),
     "damage": (
         "A rolled attack uses your stat: die 1 misses, 2 is -2, 3 is -1, 4 the stat, 5 +1, 6 +2 and pierces "

@@ -1,19 +1,20 @@
-"""Weights for the game's own hero player: commit attacking cards, close in (or run for the exit), attack,
-take the split that reaches with the better damage die, re-roll misses, end a turn once nothing is left.
+"""Weights for the game's own hero player: commit attacking cards, close in (or run for the exit), opening
+the doors on the way, attack, take the split that reaches with the better damage die, re-roll misses, end a
+turn once nothing is left.
 
 Uses only what the hero's seat may know (positions, its own cards and dice); never the decks' order."""
 
 from __future__ import annotations
 
 from engine.core import Command
-from engine.geometry.square import chebyshev
+from engine.geometry.square import Cell, chebyshev
 from engine.rulesets.cardcombat import rules as R
 from engine.rulesets.cardcombat.actions import current
 from engine.rulesets.cardcombat.content import cards
 from engine.rulesets.cardcombat.state import CCState
 
 VERB = {"attack": 60, "heal": 30, "cast": 25, "summon": 40, "rift": 10, "teleport": 8, "boost": 15, "use": 3,
-        "loot": 12, "skip": 1, "accept": 4, "reroll": 25}  # fmt: skip
+        "loot": 12, "open": 2, "skip": 1, "accept": 4, "reroll": 25}  # fmt: skip
 
 
 def goals(st: CCState, fid: str) -> list[tuple[int, int]]:
@@ -64,8 +65,9 @@ def bot_weights(st: CCState, seat: str, options: list[Command]) -> list[int]:
             g = goals(st, fid)
             if g:
                 to = R.parse_cell_for(st, c.args[1])
-                before = min(R.walking_distance(st, x, R.pos(f)) for x in g)
-                after = min(R.walking_distance(st, x, to) for x in g)
+                doors = f["kind"] == "hero"  # a hero heads for a door it can open; a summon cannot
+                before = min(R.walking_distance(st, x, R.pos(f), doors) for x in g)
+                after = min(R.walking_distance(st, x, to, doors) for x in g)
                 cost = "stamina" in c.label
                 w = max(1, 30 + 8 * (before - after) - (6 if cost else 0)) if after < before else 1
                 if "via a trap" in c.label:
@@ -78,6 +80,8 @@ def bot_weights(st: CCState, seat: str, options: list[Command]) -> list[int]:
             r, d = int(c.args[1]), int(c.args[2])
             reaches = chebyshev(R.pos(f), R.pos(t)) <= r + int(st.pending.get("mods", {}).get("range", 0))
             w = 10 + 10 * d if reaches else 1
+        elif c.verb == "open" and fid:
+            w = door_weight(st, fid, R.parse_cell_for(st, c.args[1]))
         elif c.verb == "heal":
             ally = st.figures[c.args[1]]
             w = 5 + 8 * min(ally["max_hp"] - ally["hp"], 4)
@@ -87,6 +91,21 @@ def bot_weights(st: CCState, seat: str, options: list[Command]) -> list[int]:
             w = 3
         out.append(max(1, w) ** 3)  # cubed: the game's own hero mostly plays its best option
     return out
+
+
+def door_weight(st: CCState, fid: str, door: Cell) -> int:
+    """Open a door that shortens the hero's way to its goals (less eagerly when it is the last one under The
+    Blood Price); leave the others shut."""
+    f = st.figures[fid]
+    g = goals(st, fid)
+    if not g:
+        return 2
+    now = min(R.walking_distance(st, x, R.pos(f)) for x in g)
+    through = min(R.walking_distance(st, x, door, True) for x in g) + 1
+    if through >= now:
+        return 2
+    price = "the_blood_price" in st.scenario["rules"] and len(R.closed_doors(st)) == 1
+    return 35 if price else 50
 
 
 def best_command(st: CCState, seat: str) -> Command:

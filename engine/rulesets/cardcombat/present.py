@@ -17,6 +17,8 @@ ENEMY = "#dc2626"
 ALLY = "#e5e7eb"
 BOSS = "#7f1d1d"
 FLOOR, WALL, TRAP, EXIT = "#4b4f58", "#1f2024", "#7c4a1e", "#0f766e"
+# a closed door (oak brown, marked D) and an opened one (a pale stone sill, marked /)
+DOOR, OPEN_DOOR = "#b45309", "#6b7280"
 RIFT = {"fire": "#f97316", "water": "#0ea5e9", "wind": "#a3e635", "earth": "#a16207", "lightning": "#facc15",
         "darkness": "#312e81", "light": "#fef9c3"}  # fmt: skip
 
@@ -67,6 +69,7 @@ def view(st: CCState, seat: str | None) -> dict[str, Any]:
         "pool": st.turn.get("pool"), "pending": {k: st.pending.get(k) for k in ("stage", "dice", "dmg_die")} if st.pending.get("stage") else None,
         "rifts": [[cell_name((r[0], r[1])), r[2]] for r in st.rifts],
         "loot": [[cell_name((p[0], p[1])), R.prize_text(p[2])] for p in st.loot],
+        "doors": [cell_name(c) for c in R.closed_doors(st)],
         "result": st.result.to_data() if st.result else None,
         "summary": f"{s['name']} (level {s['level']}), round {st.round}/{s['rounds']}",
     }  # fmt: skip
@@ -87,14 +90,14 @@ def status_short(f: dict[str, Any]) -> str:
 
 
 def scene(st: CCState, seat: str | None) -> Scene:
-    """The board: floor, walls, traps, exit, rifts, loot, figures with life bars; the panel below."""
+    """The board: floor, walls, doors, traps, exit, rifts, loot, figures with life bars; the panel below."""
     w, h = R.size(st)
     tiles = []
     for y in range(h):
         for x in range(w):
             ch = R.char(st, (x, y))
-            fill = {"#": WALL, "^": TRAP, "E": EXIT}.get(ch, FLOOR)
-            tiles.append(Tile((x, y), fill, {"^": "^", "E": "E"}.get(ch, "")))
+            fill = {"#": WALL, "^": TRAP, "E": EXIT, R.DOOR: DOOR, R.OPEN_DOOR: OPEN_DOOR}.get(ch, FLOOR)
+            tiles.append(Tile((x, y), fill, {"^": "^", "E": "E", R.DOOR: "D", R.OPEN_DOOR: "/"}.get(ch, "")))
     tokens: list[Token] = []
     for r in st.rifts:
         tokens.append(Token((r[0], r[1]), r[2][:2], RIFT[r[2]], "diamond", text_fill="#000000", small=True))
@@ -153,7 +156,8 @@ def scene(st: CCState, seat: str | None) -> Scene:
     for a in st.attacks[-4:]:
         arrows.append(Arrow(((a[0], a[1]), (a[2], a[3])), "#ff4d4d", "attack"))
     legend = tuple((COLOURS[f["seat"]], f["id"]) for f in st.figures.values() if f["kind"] == "hero") + (
-        (ENEMY, "enemy"), (BOSS, "boss"), (TRAP, "trap"), (EXIT, "exit"), ("#fbbf24", "loot"))  # fmt: skip
+        (ENEMY, "enemy"), (BOSS, "boss"), (TRAP, "trap"), (EXIT, "exit"), ("#fbbf24", "loot")) + (
+        ((DOOR, "door (D shut, / open)"),) if any(R.DOOR in r or R.OPEN_DOOR in r for r in st.scenario["rows"]) else ())  # fmt: skip
     return Scene(grid="square", width=w, height=h, static_key=f"cardcombat:{st.scenario['id']}:{hash_rows(st)}",
                  tiles=tuple(tiles), tokens=tuple(tokens), arrows=tuple(arrows),
                  panel=Panel(f"Dark Realms · {st.scenario['name']}", tuple(lines), tuple(units), legend))  # fmt: skip
@@ -167,7 +171,8 @@ def hash_rows(st: CCState) -> str:
 
 
 def text_board(st: CCState, seat: str | None) -> str:
-    """The map as text: '#' wall, '^' trap, 'E' exit, figures by the first letters of their ids."""
+    """The map as text: '#' wall, 'D' closed door, '/' open door, '^' trap, 'E' exit, figures by the first
+    letters of their ids."""
     w, h = R.size(st)
     occ = {R.pos(f): f for f in R.alive(st)}
     lines = ["    " + "".join(f"{chr(97 + x):<3}" for x in range(w))]

@@ -30,6 +30,8 @@ SEATS = ("hero1", "hero2", "hero3", "hero4")
 KING = ((0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1))
 FACE = {2: -2, 3: -1, 4: 0, 5: 1, 6: 2}  # the combat chapter's damage table
 TRAP_DAMAGE = 2
+DOOR, OPEN_DOOR = "D", "/"  # map letters: a closed door (blocks like a wall) and one a hero has opened
+SOLID = "#" + DOOR  # the map letters nothing walks onto or sees through
 
 
 # -- board ------------------------------------------------------------------------------------------------
@@ -49,8 +51,34 @@ def char(st: CCState, c: Cell) -> str:
 
 
 def is_wall(st: CCState, c: Cell) -> bool:
-    """True for walls and off-map cells."""
-    return char(st, c) == "#"
+    """True for walls, closed doors and off-map cells (a closed door blocks movement and sight alike)."""
+    return char(st, c) in SOLID
+
+
+def is_door(st: CCState, c: Cell) -> bool:
+    """True on a closed door."""
+    return char(st, c) == DOOR
+
+
+def closed_doors(st: CCState) -> list[Cell]:
+    """Every closed door on the map, in reading order."""
+    return [(x, y) for y, row in enumerate(st.scenario["rows"]) for x, ch in enumerate(row) if ch == DOOR]
+
+
+def open_door(st: CCState, hero: dict[str, Any], c: Cell, events: list[Event]) -> None:
+    """A hero opens the closed door on ``c``: it becomes floor for good. Under The Blood Price the hero who
+    opens the last closed door loses half its current health, rounded down (no defence: it is no attack).
+
+    The door's state lives in the map rows; they are replaced, never edited in place, so a copy of the
+    state that shares the scenario with this one keeps its own doors."""
+    rows = list(st.scenario["rows"])
+    rows[c[1]] = rows[c[1]][: c[0]] + OPEN_DOOR + rows[c[1]][c[0] + 1 :]
+    st.scenario = {**st.scenario, "rows": rows}
+    events.append(Event(f"{hero['name']} opens the door on {cell_name(c)}.", board=True))
+    if "the_blood_price" in st.scenario["rules"] and not closed_doors(st):
+        price = int(hero["hp"]) // 2
+        events.append(Event(f"The Blood Price: {hero['name']} opened the last door and pays {price} health."))
+        hurt(st, hero, price, events)
 
 
 def is_trap(st: CCState, c: Cell) -> bool:
@@ -908,9 +936,12 @@ def enemy_move(
     st: CCState, e: dict[str, Any], goal: dict[str, Any], steps: int, rng_needed: int, events: list[Event]
 ) -> None:
     """Walk toward ``goal``: a square in range (and sight) if one is reachable, with the fewest traps and then
-    the fewest steps; otherwise the reachable square nearest the goal. Traps on the way hurt."""
+    the fewest steps; otherwise the reachable square nearest the goal. Traps on the way hurt. An enemy with no
+    way to the goal (closed doors between them) stays where it is."""
     best = wary_routes(st, e, steps)
     options = [c for c in best if c == pos(e) or not occupant(st, c)]
+    if goal_distance(st, goal, pos(e)) >= 999:
+        return  # enemies open no doors: one shut away from its target waits where it is
 
     def score(c: Cell) -> tuple[int, int, int, int, int]:
         in_range = chebyshev(c, pos(goal)) <= rng_needed and sees(st, c, pos(goal))
@@ -956,16 +987,20 @@ def goal_distance(st: CCState, goal: dict[str, Any], c: Cell) -> int:
     return walking_distance(st, pos(goal), c)
 
 
-def walking_distance(st: CCState, a: Cell, b: Cell) -> int:
-    """Steps between two squares around walls, ignoring figures (999: no way)."""
-    value: int = _walk_from(tuple(st.scenario["rows"]), a).get(b, 999)
+def walking_distance(st: CCState, a: Cell, b: Cell, through_doors: bool = False) -> int:
+    """Steps between two squares around walls and closed doors, ignoring figures (999: no way);
+    ``through_doors``: as if every closed door were open (the way a hero can make)."""
+    rows = tuple(st.scenario["rows"])
+    if through_doors:
+        rows = tuple(r.replace(DOOR, OPEN_DOOR) for r in rows)
+    value: int = _walk_from(rows, a).get(b, 999)
     return value
 
 
 @lru_cache(maxsize=512)
 def _walk_from(rows: tuple[str, ...], start: Cell) -> dict[Cell, int]:
     def wall(c: Cell) -> bool:
-        return not (0 <= c[1] < len(rows) and 0 <= c[0] < len(rows[0])) or rows[c[1]][c[0]] == "#"
+        return not (0 <= c[1] < len(rows) and 0 <= c[0] < len(rows[0])) or rows[c[1]][c[0]] in SOLID
 
     dm = {start: 0}
     q: deque[Cell] = deque([start])

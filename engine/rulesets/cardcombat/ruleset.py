@@ -26,7 +26,7 @@ class CardCombat(Ruleset):
     name = "Dark Realms"
     seats = R.SEATS
     min_seats = 1
-    content_version = "1"
+    content_version = "2"  # 2: doors, The Blood Price and the generator's doors (a seed makes another map)
     campaign_scope: ClassVar[str] = "player"
     hidden_submissions: ClassVar[bool] = True
     summary: ClassVar[str] = (
@@ -176,7 +176,7 @@ class CardCombat(Ruleset):
         return float(max(0.0, min(1.0, 0.5 + 0.35 * (ours - theirs) + 0.1 * (time_left - 0.5))))
 
     def hints(self, state: Any, seat: str) -> Hints:
-        """The active hero's reachable squares and targets."""
+        """The active hero's reachable squares and targets (foes, allies, and doors it can open)."""
         st: CCState = state
         f = A.active_fig(st, seat)
         if f is None:
@@ -187,6 +187,8 @@ class CardCombat(Ruleset):
                 reach.append(R.parse_cell_for(st, c.args[1]))
             elif c.verb in ("attack", "heal", "cast"):
                 targets += [R.pos(st.figures[t]) for t in c.args[1:]]
+            elif c.verb == "open":
+                targets.append(R.parse_cell_for(st, c.args[1]))
         return Hints(f["id"], tuple(sorted(set(reach))), tuple(sorted(set(targets))))
 
     def turn_label(self, state: Any) -> str:
