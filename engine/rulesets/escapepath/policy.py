@@ -17,7 +17,7 @@ from engine.core import Command
 from engine.geometry.square import KING, Cell, chebyshev, parse_cell
 from engine.rulesets.escapepath import geometry as G
 from engine.rulesets.escapepath import rules as R
-from engine.rulesets.escapepath.board import blocker, occupancy, save_target, scen
+from engine.rulesets.escapepath.board import clear, occupancy, save_target, scen
 from engine.rulesets.escapepath.content import DIRS, Scenario
 from engine.rulesets.escapepath.state import SWARM, TEAM, Figure, PathState
 
@@ -62,11 +62,10 @@ def _exposure(
     st: PathState, c: Cell, chars: list[Figure], occ: dict[Cell, Figure], mover: Cell | None
 ) -> int:
     """How many characters could shoot square ``c`` (with the mover gone from where it stood)."""
-    blocks = blocker(st, occ, ignore=mover)
     n = 0
     for ch in chars:
         assert ch.pos is not None
-        if G.in_fire_arc(ch.pos, ch.facing, c) and G.clear_line(ch.pos, c, blocks):
+        if G.in_fire_arc(ch.pos, ch.facing, c) and clear(st, ch.pos, c, occ, ignore=mover):
             n += 1
     return n
 

@@ -11,6 +11,7 @@ from engine.ruleset import Chooser, OptionSpec, Ruleset, SetupOptions, register
 from engine.rulesets.escapepath import actions as A
 from engine.rulesets.escapepath import policy as P
 from engine.rulesets.escapepath import rules as R
+from engine.rulesets.escapepath import sampler as S
 from engine.rulesets.escapepath.board import name as figure_name
 from engine.rulesets.escapepath.board import scen
 from engine.rulesets.escapepath.content import bogie_kinds, scenarios
@@ -90,15 +91,11 @@ class EscapePath(Ruleset):
 
     def next_seat(self, state: Any) -> str | None:
         """The one seat that must act now (None once the game is over)."""
-        st: PathState = state
-        if st.result is not None:
-            return None
-        return TEAM if st.pending is not None else st.side
+        return S.next_seat(state)
 
     def sample_command(self, state: Any, seat: str, rng: Chooser) -> Command | None:
-        """A uniformly random legal command (standing answers excluded)."""
-        options = [c for c in A.legal(state, seat) if c.verb != "react"]
-        return options[rng.below(len(options))] if options else None
+        """A uniformly random legal command (standing answers excluded), worded only once picked."""
+        return S.sample(state, seat, rng)
 
     def parse(self, state: Any, seat: str, text: str) -> Command:
         """Check a command. Raises a RuleError naming the rule."""
