@@ -11,7 +11,8 @@ when a short throw cannot hurt a friend, and keeps its arcs on the nearest threa
 from __future__ import annotations
 
 from collections import deque
-from functools import cache
+from collections.abc import Mapping
+from functools import cache, lru_cache
 
 from engine.core import Command
 from engine.geometry.square import KING, Cell, chebyshev, parse_cell
@@ -39,15 +40,22 @@ def _dice_at_least(n: int, k: int) -> float:
     return hits / cases
 
 
-def distances(s: Scenario, goals: list[Cell]) -> dict[Cell, int]:
-    """Steps (king moves) from every open square to the nearest goal, ignoring figures."""
+def distances(s: Scenario, goals: list[Cell]) -> Mapping[Cell, int]:
+    """Steps (king moves) from every open square to the nearest goal, ignoring figures (shared: read only)."""
+    return _distances(s.width, s.height, s.walls, s.voids, tuple(goals))
+
+
+@lru_cache(maxsize=4096)
+def _distances(
+    width: int, height: int, walls: frozenset[Cell], voids: frozenset[Cell], goals: tuple[Cell, ...]
+) -> dict[Cell, int]:
     dist = {g: 0 for g in goals}
     queue = deque(goals)
     while queue:
         c = queue.popleft()
         for dx, dy in KING:
             n = (c[0] + dx, c[1] + dy)
-            if n in dist or not s.on_board(n) or n in s.walls or n in s.voids:
+            if n in dist or not (0 <= n[0] < width and 0 <= n[1] < height) or n in walls or n in voids:
                 continue
             dist[n] = dist[c] + 1
             queue.append(n)
