@@ -138,6 +138,11 @@ class EscapePath(Ruleset):
         """The game's own player: a one-ply evaluation of each legal command (see :mod:`policy`)."""
         return P.bot_weights(state, seat, options)
 
+    def copy_state(self, state: Any) -> PathState:
+        """An independent deep copy of the state (for search)."""
+        st: PathState = state
+        return st.copy()
+
     def evaluate(self, state: Any, seat: str) -> float:
         """How good the position is for ``seat``, 0..1."""
         return P.evaluate(state, seat)
