@@ -293,7 +293,7 @@ def _why_not(st: PathState, f: Figure, verb: str, args: list[str], options: list
 def play(st: PathState, seat: str, cmd: Command) -> list[Event]:
     """Play a checked command; mutates ``st``; returns the narration (each line a capitalised sentence)."""
     ev = _play(st, seat, cmd)
-    return [replace(e, text=e.text[:1].upper() + e.text[1:]) for e in ev]
+    return [e if e.text[:1].isupper() else replace(e, text=e.text[:1].upper() + e.text[1:]) for e in ev]
 
 
 def _play(st: PathState, seat: str, cmd: Command) -> list[Event]:

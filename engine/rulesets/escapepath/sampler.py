@@ -36,10 +36,17 @@ def sample(st: PathState, seat: str, rng: Chooser) -> Command | None:
         return None
     occ = occupancy(st)
     figures = starters(st, occ)
-    counts = [count_options(st, f, occ) for f in figures]
+    # A character's options are mostly shots, which have to be listed to be counted: keep the list. A
+    # bogie's are mostly steps, counted by table.
+    listed = [figure_options(st, f, occ) if f.side == TEAM else None for f in figures]
+    counts = [
+        count_options(st, f, occ) if o is None else len(o) for f, o in zip(figures, listed, strict=True)
+    ]
     k = rng.below(sum(counts) + 1)  # the last one: end the turn
-    for f, n in zip(figures, counts, strict=True):
+    for f, n, options in zip(figures, counts, listed, strict=True):
         if k < n:
-            return option_command(st, f, short_name(st, f), figure_options(st, f, occ)[k])
+            if options is None:
+                options = figure_options(st, f, occ)
+            return option_command(st, f, short_name(st, f), options[k])
         k -= n
     return end_command(seat)
