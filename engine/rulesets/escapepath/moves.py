@@ -112,14 +112,19 @@ def reach(st: PathState, f: Figure) -> set[Cell]:
 Option = tuple[str, Cell | None, int, int, str]
 
 
-def figure_options(st: PathState, f: Figure, occ: dict[Cell, Figure]) -> list[Option]:
+def figure_options(
+    st: PathState, f: Figure, occ: dict[Cell, Figure], shots: list[Option] | None = None
+) -> list[Option]:
     """Every option for figure ``f`` that the rules allow now, assuming it may act, in the order of
-    :func:`figure_commands` (``occ``: the board's occupancy)."""
+    :func:`figure_commands` (``occ``: the board's occupancy; ``shots``: a character's shooting options,
+    when :func:`count_options` has listed them already)."""
     s = scen(st)
     if f.status == "pool":
         return [("enter", c, -1, 1, "") for c in entry_points(st, occ)]
     assert f.pos is not None
-    out: list[Option] = [("move", dest, g, cost, "") for dest, g, cost in step_options(st, f, occ)]
+    steps = list(_steps(st, f, occ))
+    moves, ap = G.MOVE_OPTIONS[f.facing], f.ap
+    out: list[Option] = [("move", n, g, cost, "") for n, d in steps for g, cost in moves[d] if cost <= ap]
     if "voids" in s.rules:
         out += [("jump", dest, -1, cost, "") for dest, cost in jump_options(st, f, occ)]
     if f.side == SWARM and f.pos in s.entries and f.ap >= 1:
@@ -136,34 +141,37 @@ def figure_options(st: PathState, f: Figure, occ: dict[Cell, Figure]) -> list[Op
     if f.side == TEAM:
         if f.pos in s.escapes and f.ap >= 1:
             out.append(("escape", None, -1, 1, ""))
-        out += _ranged(st, f, occ)
+        out += _ranged(st, f, occ, steps) if shots is None else shots
     return out
 
 
-def count_options(st: PathState, f: Figure, occ: dict[Cell, Figure]) -> int:
-    """``len(figure_options(st, f, occ))``, counted without listing the steps one by one."""
+def count_options(st: PathState, f: Figure, occ: dict[Cell, Figure]) -> tuple[int, list[Option] | None]:
+    """``len(figure_options(st, f, occ))``, counted without listing the steps one by one; with a
+    character's shooting options (listed to be counted: pass them back to :func:`figure_options`)."""
     s = scen(st)
     if f.status == "pool":
-        return len(entry_points(st, occ))
+        return len(entry_points(st, occ)), None
     assert f.pos is not None
     ap = min(f.ap, 2)  # no step costs more than 2
     counts = G.MOVE_COUNT[f.facing]
-    n = sum(counts[d][ap] for _c, d in _steps(st, f, occ))
+    steps = list(_steps(st, f, occ))
+    n = sum(counts[d][ap] for _c, d in steps)
     if "voids" in s.rules:
         n += sum(1 for _ in jump_options(st, f, occ))
     if f.side == SWARM and f.pos in s.entries and f.ap >= 1:
         n += 1
     if f.id in st.trapped:
-        return n
+        return n, None
     n += G.TURNS_WITHIN[f.facing][min(f.ap, 2)]
     foe = occ.get(G.ahead(f.pos, f.facing))
     if foe is not None and foe.side != f.side and f.facing % 2 == 0 and f.ap >= 1:
         n += 1
-    if f.side == TEAM:
-        if f.pos in s.escapes and f.ap >= 1:
-            n += 1
-        n += len(_ranged(st, f, occ))
-    return n
+    if f.side != TEAM:
+        return n, None
+    if f.pos in s.escapes and f.ap >= 1:
+        n += 1
+    shots = _ranged(st, f, occ, steps)
+    return n + len(shots), shots
 
 
 def option_command(st: PathState, f: Figure, nm: str, o: Option) -> Command:
@@ -243,7 +251,7 @@ def shot_facings(st: PathState, f: Figure, target: Cell, occ: dict[Cell, Figure]
     return out
 
 
-def _ranged(st: PathState, f: Figure, occ: dict[Cell, Figure]) -> list[Option]:
+def _ranged(st: PathState, f: Figure, occ: dict[Cell, Figure], steps: list[tuple[Cell, int]]) -> list[Option]:
     assert f.pos is not None
     out: list[Option] = []
     bogies = [b for b in st.figures.values() if b.side == SWARM and b.status == "board" and b.pos]
@@ -258,7 +266,7 @@ def _ranged(st: PathState, f: Figure, occ: dict[Cell, Figure]) -> list[Option]:
                 out.append(("bomb", None, facing, rng, b.id))
     if f.ap >= 2:
         costs = G.STEP_COST[f.facing]
-        for dest, d in _steps(st, f, occ):
+        for dest, d in steps:
             # a retreat: a step costing 2 without turning (backward or diagonally backward)
             if costs[d] != 2 or G.MOVE_COST[f.facing][d][f.facing] != 2:
                 continue

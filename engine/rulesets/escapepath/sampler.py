@@ -3,7 +3,7 @@ counts each figure's options (steps by table) and words only the one it picks.
 
 The pick is the one :func:`~engine.rulesets.escapepath.actions.legal` would give for the same draw: the
 same options in the same order (standing answers excluded), so games and seed-pinned tests do not depend on
-which path chose.
+which path chose. A character's shots are listed to be counted; that list is reused if the pick is one.
 """
 
 from __future__ import annotations
@@ -36,17 +36,10 @@ def sample(st: PathState, seat: str, rng: Chooser) -> Command | None:
         return None
     occ = occupancy(st)
     figures = starters(st, occ)
-    # A character's options are mostly shots, which have to be listed to be counted: keep the list. A
-    # bogie's are mostly steps, counted by table.
-    listed = [figure_options(st, f, occ) if f.side == TEAM else None for f in figures]
-    counts = [
-        count_options(st, f, occ) if o is None else len(o) for f, o in zip(figures, listed, strict=True)
-    ]
-    k = rng.below(sum(counts) + 1)  # the last one: end the turn
-    for f, n, options in zip(figures, counts, listed, strict=True):
+    counted = [count_options(st, f, occ) for f in figures]
+    k = rng.below(sum(n for n, _shots in counted) + 1)  # the last one: end the turn
+    for f, (n, shots) in zip(figures, counted, strict=True):
         if k < n:
-            if options is None:
-                options = figure_options(st, f, occ)
-            return option_command(st, f, short_name(st, f), options[k])
+            return option_command(st, f, short_name(st, f), figure_options(st, f, occ, shots)[k])
         k -= n
     return end_command(seat)
