@@ -174,8 +174,26 @@ def count_options(st: PathState, f: Figure, occ: dict[Cell, Figure]) -> tuple[in
     return n + len(shots), shots
 
 
+# Worded commands by everything their wording depends on (commands are immutable, so they are shared):
+# the search lists the same options over and over. Cleared when full, to bound the memory it takes.
+_WORDED: dict[tuple[Option, str, int, str, str], Command] = {}
+_WORDED_MAX = 50_000
+
+
 def option_command(st: PathState, f: Figure, nm: str, o: Option) -> Command:
     """The command for raw option ``o`` of figure ``f`` (named ``nm``), worded for the menus."""
+    if o[0] == "attack":  # worded with the foe's name: rare, not kept
+        return _word(st, f, nm, o)
+    key = (o, f.id, f.facing, nm, scen(st).bomb if o[0] == "bomb" else "")
+    command = _WORDED.get(key)
+    if command is None:
+        if len(_WORDED) >= _WORDED_MAX:
+            _WORDED.clear()
+        command = _WORDED[key] = _word(st, f, nm, o)
+    return command
+
+
+def _word(st: PathState, f: Figure, nm: str, o: Option) -> Command:
     verb, c, g, cost, target = o
     if verb == "move":
         assert c is not None
