@@ -85,6 +85,8 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
     chars = [f for f in st.figures.values() if f.side == TEAM and f.status == "board"]
     targets = [c.pos for c in chars if c.pos is not None]
     dist = distances(s, targets) if targets else {}
+    exposure: dict[tuple[Cell, Cell | None], int] = {}  # (square, mover's square) -> characters covering it
+    nearest: dict[Cell, Cell | None] = {}  # square -> the nearest character's
     out: list[float] = []
     for cmd in options:
         v, a = cmd.verb, cmd.args
@@ -122,9 +124,14 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
         )
         before = dist.get(f.pos, BIG) if f.pos else dist.get(dest, BIG) + 1
         after = dist.get(dest, BIG)
-        expo = _exposure(st, dest, chars, occ, f.pos)
+        # Many options end on the same square (every facing): exposures are worked out once per square.
+        if (dest, f.pos) not in exposure:
+            exposure[dest, f.pos] = _exposure(st, dest, chars, occ, f.pos)
+        expo = exposure[dest, f.pos]
         # Judged against staying put: a bogie already in an arc gains by closing in, one hidden keeps hidden.
-        expo_before = _exposure(st, f.pos, chars, occ, None) if f.pos else 0
+        if f.pos and (f.pos, None) not in exposure:
+            exposure[f.pos, None] = _exposure(st, f.pos, chars, occ, None)
+        expo_before = exposure[f.pos, None] if f.pos else 0
         score = 15.0 * (before - after) - 0.5 * after - 20.0 * (expo - expo_before)
         left = f.ap - 1 if v == "enter" else f.ap
         if v == "move":
@@ -143,7 +150,9 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
         if v == "enter":
             score += 10.0
         # face the nearest character so an attack is possible next
-        near = min(targets, key=lambda t: chebyshev(t, dest), default=None)
+        if dest not in nearest:
+            nearest[dest] = min(targets, key=lambda t: chebyshev(t, dest), default=None)
+        near = nearest[dest]
         if near is not None and G.in_fire_arc(dest, g, near):
             score += 4.0
         out.append(score)
@@ -170,6 +179,7 @@ def team_scores(st: PathState, options: list[Command], careful: bool = True) -> 
     goals = list(s.escapes) if s.scoring["escape"] else []
     goals += [c for c in s.objectives if c not in st.objectives]
     dist = distances(s, goals) if goals else {}
+    around: dict[Cell, tuple[Cell, int]] = {}  # square -> (the nearest bogie's, bogies next to it)
     out: list[float] = []
     for cmd in options:
         v, a = cmd.verb, cmd.args
@@ -226,12 +236,14 @@ def team_scores(st: PathState, options: list[Command], careful: bool = True) -> 
             step = G.move_cost(f.facing, d, g) if d is not None else None
             score -= 4.0 * (step or 1)
             if bogies:
-                near = min(bogies, key=lambda b: chebyshev(b.pos or (0, 0), dest))
-                assert near.pos is not None
-                if G.in_fire_arc(dest, g, near.pos):
+                if dest not in around:  # many options end on the same square (every facing)
+                    near = min(bogies, key=lambda b: chebyshev(b.pos or (0, 0), dest))
+                    assert near.pos is not None
+                    around[dest] = near.pos, sum(1 for b in bogies if b.pos and chebyshev(b.pos, dest) <= 1)
+                near_pos, adjacent = around[dest]
+                if G.in_fire_arc(dest, g, near_pos):
                     score += 8.0
-                adjacent = [b for b in bogies if b.pos and chebyshev(b.pos, dest) <= 1]
-                score -= 6.0 * len(adjacent)
+                score -= 6.0 * adjacent
         out.append(score)
     return out
 

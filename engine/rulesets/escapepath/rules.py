@@ -3,6 +3,8 @@ sequence and the scenario's scoring. Commands are checked in :mod:`actions`; thi
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.core import Event, Outcome
 from engine.geometry.square import KING, Cell, cell_name, chebyshev, sight_line
 from engine.rulesets.escapepath import geometry as G
@@ -66,6 +68,7 @@ def shoot(st: PathState, f: Figure, b: Figure, ev: list[Event], free: bool = Fal
         ev.append(Event(f"{name(st, f)}'s {gun} {what} misses {name(st, b)} ({'+'.join(map(str, dice))} = {sum(dice)} vs range {dist}).", "shot", dice))  # fmt: skip
 
 
+@lru_cache(maxsize=65536)
 def landing(a: Cell, target: Cell, reach: int) -> Cell:
     """Where a throw from ``a`` at ``target`` lands when it carries only ``reach`` squares: the square on the
     line of fire at that distance (the target itself when the throw reaches it)."""
