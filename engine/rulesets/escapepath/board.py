@@ -84,6 +84,8 @@ def clear(st: PathState, a: Cell, b: Cell, occ: dict[Cell, Figure], ignore: Cell
     if key in lines:
         line = lines[key]
     else:
+        if len(lines) >= 65536:  # a bound for maps larger than any authored one (140 squares: 19,600 lines)
+            lines.clear()
         line = lines[key] = _wall_line(walls, a, b)
     if line is None:
         return False

@@ -5,7 +5,7 @@ blockers included). Pure functions over cells; the rules supply what blocks."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import lru_cache
 
 from engine.geometry.square import Cell, line_of_sight, sight_line
 from engine.rulesets.escapepath.content import DIRS, VECTORS
@@ -114,7 +114,7 @@ def clear_line(a: Cell, b: Cell, blocks: CellBlocks) -> bool:
     return line_of_sight(a, b, _never, blocks)
 
 
-@cache
+@lru_cache(maxsize=65536)
 def line_squares(a: Cell, b: Cell) -> tuple[tuple[Cell, ...], tuple[tuple[Cell, Cell], ...]]:
     """What :func:`clear_line` looks at between ``a`` and ``b``: the squares strictly between them, and the
     two side squares of each corner the line passes exactly through (cached: it depends on nothing else)."""
