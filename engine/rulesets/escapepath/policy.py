@@ -45,7 +45,7 @@ def distances(s: Scenario, goals: list[Cell]) -> Mapping[Cell, int]:
     return _distances(s.width, s.height, s.walls, s.voids, tuple(goals))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)  # a few kB each: the goals of recent positions
 def _distances(
     width: int, height: int, walls: frozenset[Cell], voids: frozenset[Cell], goals: tuple[Cell, ...]
 ) -> dict[Cell, int]:
