@@ -1,5 +1,8 @@
 """What one figure can do now, as canonical commands: steps with their facing, jumps across voids, turns,
-shots (with the free turn), retreat shots, bombs, close combat, escapes, entries and exits of bogies."""
+shots (with the free turn), retreat shots, bombs, close combat, escapes, entries and exits of bogies.
+
+Options are listed raw first (:data:`Option` tuples) and worded as commands only when asked, so the
+self-play sampler can count them (steps by table) and word just the one it picks."""
 
 from __future__ import annotations
 
