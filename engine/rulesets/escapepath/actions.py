@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from engine.core import Command, Event
 from engine.errors import IllegalCommand, NotYourTurn, RuleError, UnknownCommand
-from engine.geometry.square import cell_name, parse_cell
+from engine.geometry.square import Cell, cell_name, parse_cell
 from engine.rulesets.escapepath import geometry as G
 from engine.rulesets.escapepath import rules as R
 from engine.rulesets.escapepath.board import can_fire, name, occupancy, scen
@@ -57,22 +57,43 @@ def legal(st: PathState, seat: str) -> list[Command]:
     if seat != st.side:
         return react_commands(st) if seat == TEAM else []
     out: list[Command] = []
-    pool_seen: set[str] = set()
-    for f in st.figures.values():
-        if not R.may_start(st, f):
-            continue
-        if f.status == "pool":
-            if f.kind in pool_seen or not entry_points(st):
-                continue
-            pool_seen.add(f.kind)
-        out += figure_commands(st, f, _short(st, f))
-    out.append(Command("end", (), f"End the {SIDE_NAMES[seat]}'s turn"))
+    occ = occupancy(st)
+    for f in starters(st, occ):
+        out += figure_commands(st, f, short_name(st, f), occ)
+    out.append(end_command(seat))
     if seat == TEAM:
         out += react_commands(st)
     return out
 
 
-def _short(st: PathState, f: Figure) -> str:
+def starters(st: PathState, occ: dict[Cell, Figure]) -> list[Figure]:
+    """The moving side's figures that may act now, in the order :func:`legal` lists their commands: the pool
+    stands for one bogie of each kind, while an entry point is free."""
+    out: list[Figure] = []
+    pool_seen: set[str] = set()
+    entries: bool | None = None
+    for f in st.figures.values():
+        if not R.may_start(st, f):
+            continue
+        if f.status == "pool":
+            if f.kind in pool_seen:
+                continue
+            if entries is None:
+                entries = bool(entry_points(st, occ))
+            if not entries:
+                continue
+            pool_seen.add(f.kind)
+        out.append(f)
+    return out
+
+
+def end_command(seat: str) -> Command:
+    """``end``: the seat's side ends its turn."""
+    return Command("end", (), f"End the {SIDE_NAMES[seat]}'s turn")
+
+
+def short_name(st: PathState, f: Figure) -> str:
+    """How the menus name a figure: a character by its name, a bogie by its id."""
     return name(st, f) if f.side == TEAM else f.id
 
 
@@ -127,12 +148,12 @@ def _check(st: PathState, seat: str, text: str) -> Command:
     if verb == "end":
         if args:
             raise IllegalCommand("'end' takes nothing after it: it ends your side's turn.")
-        return Command("end", (), f"End the {SIDE_NAMES[seat]}'s turn")
+        return end_command(seat)
     if not args:
         raise IllegalCommand(f"Name the figure: '{verb} <figure> ...'.")
     f = _figure(st, seat, args[0])
     _may_act(st, f, verb)
-    options = figure_commands(st, f, _short(st, f))
+    options = figure_commands(st, f, short_name(st, f))
     args = [f.id, *args[1:]]  # a character may be named by its name as well as its id
     if (
         verb in ("move", "shoot", "bomb")
@@ -272,7 +293,7 @@ def _why_not(st: PathState, f: Figure, verb: str, args: list[str], options: list
 def play(st: PathState, seat: str, cmd: Command) -> list[Event]:
     """Play a checked command; mutates ``st``; returns the narration (each line a capitalised sentence)."""
     ev = _play(st, seat, cmd)
-    return [replace(e, text=e.text[:1].upper() + e.text[1:]) for e in ev]
+    return [e if e.text[:1].isupper() else replace(e, text=e.text[:1].upper() + e.text[1:]) for e in ev]
 
 
 def _play(st: PathState, seat: str, cmd: Command) -> list[Event]:

@@ -53,11 +53,57 @@ def blocker(st: PathState, occ: dict[Cell, Figure], ignore: Cell | None = None) 
     return blocks
 
 
+# Per set of walls (a map's), the sight lines the walls leave open: (a, b) -> (open squares between,
+# corners as (side, side is a wall, other side, other side is a wall)), or None when walls alone block it.
+_Corner = tuple[Cell, bool, Cell, bool]
+_LINES: dict[
+    frozenset[Cell], dict[tuple[Cell, Cell], tuple[tuple[Cell, ...], tuple[_Corner, ...]] | None]
+] = {}
+
+
+def _wall_line(
+    walls: frozenset[Cell], a: Cell, b: Cell
+) -> tuple[tuple[Cell, ...], tuple[_Corner, ...]] | None:
+    cells, corners = G.line_squares(a, b)
+    if any(c in walls for c in cells):
+        return None
+    marked = [(p, p in walls, q, q in walls) for p, q in corners]
+    if any(pw and qw for _p, pw, _q, qw in marked):
+        return None
+    return cells, tuple(marked)
+
+
+def clear(st: PathState, a: Cell, b: Cell, occ: dict[Cell, Figure], ignore: Cell | None = None) -> bool:
+    """``G.clear_line(a, b, blocker(st, occ, ignore))``, with what the walls do to the line worked out once per
+    scenario and kept. ``ignore`` must not be a wall (it is a figure's square)."""
+    walls = scen(st).walls
+    lines = _LINES.get(walls)
+    if lines is None:
+        lines = _LINES[walls] = {}
+    key = (a, b)
+    if key in lines:
+        line = lines[key]
+    else:
+        if len(lines) >= 65536:  # a bound for maps larger than any authored one (140 squares: 19,600 lines)
+            lines.clear()
+        line = lines[key] = _wall_line(walls, a, b)
+    if line is None:
+        return False
+    cells, corners = line
+    for c in cells:
+        if c in occ and c != ignore:
+            return False
+    for p, pw, q, qw in corners:
+        if (pw or (p in occ and p != ignore)) and (qw or (q in occ and q != ignore)):
+            return False
+    return True
+
+
 def can_see(st: PathState, f: Figure, c: Cell, occ: dict[Cell, Figure], facing: int | None = None) -> bool:
     """Whether ``f`` (facing ``facing``, default its own) sees square ``c``: in its 180 degree sight, line clear."""
     assert f.pos is not None
     fc = f.facing if facing is None else facing
-    return G.in_sight_arc(f.pos, fc, c) and G.clear_line(f.pos, c, blocker(st, occ))
+    return G.in_sight_arc(f.pos, fc, c) and clear(st, f.pos, c, occ)
 
 
 def can_fire(
@@ -75,7 +121,7 @@ def can_fire(
     fc = f.facing if facing is None else facing
     if c == G.ahead(pos, fc) or not G.in_fire_arc(pos, fc, c):
         return False
-    return G.clear_line(pos, c, blocker(st, occ, ignore=f.pos if at is not None else None))
+    return clear(st, pos, c, occ, ignore=f.pos if at is not None else None)
 
 
 def fire_arc_cells(st: PathState, f: Figure) -> list[Cell]:

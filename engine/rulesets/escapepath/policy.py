@@ -11,13 +11,14 @@ when a short throw cannot hurt a friend, and keeps its arcs on the nearest threa
 from __future__ import annotations
 
 from collections import deque
-from functools import cache
+from collections.abc import Mapping
+from functools import cache, lru_cache
 
 from engine.core import Command
 from engine.geometry.square import KING, Cell, chebyshev, parse_cell
 from engine.rulesets.escapepath import geometry as G
 from engine.rulesets.escapepath import rules as R
-from engine.rulesets.escapepath.board import blocker, occupancy, save_target, scen
+from engine.rulesets.escapepath.board import clear, occupancy, save_target, scen
 from engine.rulesets.escapepath.content import DIRS, Scenario
 from engine.rulesets.escapepath.state import SWARM, TEAM, Figure, PathState
 
@@ -39,15 +40,22 @@ def _dice_at_least(n: int, k: int) -> float:
     return hits / cases
 
 
-def distances(s: Scenario, goals: list[Cell]) -> dict[Cell, int]:
-    """Steps (king moves) from every open square to the nearest goal, ignoring figures."""
+def distances(s: Scenario, goals: list[Cell]) -> Mapping[Cell, int]:
+    """Steps (king moves) from every open square to the nearest goal, ignoring figures (shared: read only)."""
+    return _distances(s.width, s.height, s.walls, s.voids, tuple(goals))
+
+
+@lru_cache(maxsize=512)  # a few kB each: the goals of recent positions
+def _distances(
+    width: int, height: int, walls: frozenset[Cell], voids: frozenset[Cell], goals: tuple[Cell, ...]
+) -> dict[Cell, int]:
     dist = {g: 0 for g in goals}
     queue = deque(goals)
     while queue:
         c = queue.popleft()
         for dx, dy in KING:
             n = (c[0] + dx, c[1] + dy)
-            if n in dist or not s.on_board(n) or n in s.walls or n in s.voids:
+            if n in dist or not (0 <= n[0] < width and 0 <= n[1] < height) or n in walls or n in voids:
                 continue
             dist[n] = dist[c] + 1
             queue.append(n)
@@ -62,11 +70,10 @@ def _exposure(
     st: PathState, c: Cell, chars: list[Figure], occ: dict[Cell, Figure], mover: Cell | None
 ) -> int:
     """How many characters could shoot square ``c`` (with the mover gone from where it stood)."""
-    blocks = blocker(st, occ, ignore=mover)
     n = 0
     for ch in chars:
         assert ch.pos is not None
-        if G.in_fire_arc(ch.pos, ch.facing, c) and G.clear_line(ch.pos, c, blocks):
+        if G.in_fire_arc(ch.pos, ch.facing, c) and clear(st, ch.pos, c, occ, ignore=mover):
             n += 1
     return n
 
@@ -78,6 +85,8 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
     chars = [f for f in st.figures.values() if f.side == TEAM and f.status == "board"]
     targets = [c.pos for c in chars if c.pos is not None]
     dist = distances(s, targets) if targets else {}
+    exposure: dict[tuple[Cell, Cell | None], int] = {}  # (square, mover's square) -> characters covering it
+    nearest: dict[Cell, Cell | None] = {}  # square -> the nearest character's
     out: list[float] = []
     for cmd in options:
         v, a = cmd.verb, cmd.args
@@ -115,9 +124,14 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
         )
         before = dist.get(f.pos, BIG) if f.pos else dist.get(dest, BIG) + 1
         after = dist.get(dest, BIG)
-        expo = _exposure(st, dest, chars, occ, f.pos)
+        # Many options end on the same square (every facing): exposures are worked out once per square.
+        if (dest, f.pos) not in exposure:
+            exposure[dest, f.pos] = _exposure(st, dest, chars, occ, f.pos)
+        expo = exposure[dest, f.pos]
         # Judged against staying put: a bogie already in an arc gains by closing in, one hidden keeps hidden.
-        expo_before = _exposure(st, f.pos, chars, occ, None) if f.pos else 0
+        if f.pos and (f.pos, None) not in exposure:
+            exposure[f.pos, None] = _exposure(st, f.pos, chars, occ, None)
+        expo_before = exposure[f.pos, None] if f.pos else 0
         score = 15.0 * (before - after) - 0.5 * after - 20.0 * (expo - expo_before)
         left = f.ap - 1 if v == "enter" else f.ap
         if v == "move":
@@ -136,7 +150,9 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
         if v == "enter":
             score += 10.0
         # face the nearest character so an attack is possible next
-        near = min(targets, key=lambda t: chebyshev(t, dest), default=None)
+        if dest not in nearest:
+            nearest[dest] = min(targets, key=lambda t: chebyshev(t, dest), default=None)
+        near = nearest[dest]
         if near is not None and G.in_fire_arc(dest, g, near):
             score += 4.0
         out.append(score)
@@ -163,6 +179,7 @@ def team_scores(st: PathState, options: list[Command], careful: bool = True) -> 
     goals = list(s.escapes) if s.scoring["escape"] else []
     goals += [c for c in s.objectives if c not in st.objectives]
     dist = distances(s, goals) if goals else {}
+    around: dict[Cell, tuple[Cell, int]] = {}  # square -> (the nearest bogie's, bogies next to it)
     out: list[float] = []
     for cmd in options:
         v, a = cmd.verb, cmd.args
@@ -219,12 +236,14 @@ def team_scores(st: PathState, options: list[Command], careful: bool = True) -> 
             step = G.move_cost(f.facing, d, g) if d is not None else None
             score -= 4.0 * (step or 1)
             if bogies:
-                near = min(bogies, key=lambda b: chebyshev(b.pos or (0, 0), dest))
-                assert near.pos is not None
-                if G.in_fire_arc(dest, g, near.pos):
+                if dest not in around:  # many options end on the same square (every facing)
+                    near = min(bogies, key=lambda b: chebyshev(b.pos or (0, 0), dest))
+                    assert near.pos is not None
+                    around[dest] = near.pos, sum(1 for b in bogies if b.pos and chebyshev(b.pos, dest) <= 1)
+                near_pos, adjacent = around[dest]
+                if G.in_fire_arc(dest, g, near_pos):
                     score += 8.0
-                adjacent = [b for b in bogies if b.pos and chebyshev(b.pos, dest) <= 1]
-                score -= 6.0 * len(adjacent)
+                score -= 6.0 * adjacent
         out.append(score)
     return out
 

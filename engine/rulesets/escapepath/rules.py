@@ -3,10 +3,12 @@ sequence and the scenario's scoring. Commands are checked in :mod:`actions`; thi
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.core import Event, Outcome
 from engine.geometry.square import KING, Cell, cell_name, chebyshev, sight_line
 from engine.rulesets.escapepath import geometry as G
-from engine.rulesets.escapepath.board import blocker, max_ap, name, occupancy, roll, save_target, scen
+from engine.rulesets.escapepath.board import clear, max_ap, name, occupancy, roll, save_target, scen
 from engine.rulesets.escapepath.moves import entry_points, jump_options, step_options
 from engine.rulesets.escapepath.state import SWARM, TEAM, Figure, PathState
 
@@ -66,6 +68,7 @@ def shoot(st: PathState, f: Figure, b: Figure, ev: list[Event], free: bool = Fal
         ev.append(Event(f"{name(st, f)}'s {gun} {what} misses {name(st, b)} ({'+'.join(map(str, dice))} = {sum(dice)} vs range {dist}).", "shot", dice))  # fmt: skip
 
 
+@lru_cache(maxsize=65536)
 def landing(a: Cell, target: Cell, reach: int) -> Cell:
     """Where a throw from ``a`` at ``target`` lands when it carries only ``reach`` squares: the square on the
     line of fire at that distance (the target itself when the throw reaches it)."""
@@ -163,12 +166,13 @@ def panic_due(st: PathState, b: Figure, c: Figure) -> bool:
     if st.start_pos is not None and chebyshev(st.start_pos, c.pos) <= 1:
         return False  # i: already adjacent when its activation began
     occ = occupancy(st)
-    blocks = blocker(st, occ, ignore=b.pos)
     # ii: part of its advance was inside the character's arc of fire; the square it set out from counts,
     # since a bogie leaving that square moved "at least partially" within the line of fire.
     advance = [st.start_pos, *st.path] if st.start_pos is not None else st.path
     return any(
-        G.in_fire_arc(c.pos, c.facing, p) and G.clear_line(c.pos, p, blocks) for p in advance if p != c.pos
+        G.in_fire_arc(c.pos, c.facing, p) and clear(st, c.pos, p, occ, ignore=b.pos)
+        for p in advance
+        if p != c.pos
     )
 
 

@@ -11,6 +11,7 @@ from engine.ruleset import Chooser, OptionSpec, Ruleset, SetupOptions, register
 from engine.rulesets.escapepath import actions as A
 from engine.rulesets.escapepath import policy as P
 from engine.rulesets.escapepath import rules as R
+from engine.rulesets.escapepath import sampler as S
 from engine.rulesets.escapepath.board import name as figure_name
 from engine.rulesets.escapepath.board import scen
 from engine.rulesets.escapepath.content import bogie_kinds, scenarios
@@ -90,15 +91,11 @@ class EscapePath(Ruleset):
 
     def next_seat(self, state: Any) -> str | None:
         """The one seat that must act now (None once the game is over)."""
-        st: PathState = state
-        if st.result is not None:
-            return None
-        return TEAM if st.pending is not None else st.side
+        return S.next_seat(state)
 
     def sample_command(self, state: Any, seat: str, rng: Chooser) -> Command | None:
-        """A uniformly random legal command (standing answers excluded)."""
-        options = [c for c in A.legal(state, seat) if c.verb != "react"]
-        return options[rng.below(len(options))] if options else None
+        """A uniformly random legal command (standing answers excluded), worded only once picked."""
+        return S.sample(state, seat, rng)
 
     def parse(self, state: Any, seat: str, text: str) -> Command:
         """Check a command. Raises a RuleError naming the rule."""
@@ -140,6 +137,11 @@ class EscapePath(Ruleset):
     def bot_weights(self, state: Any, seat: str, options: list[Command]) -> list[int] | None:
         """The game's own player: a one-ply evaluation of each legal command (see :mod:`policy`)."""
         return P.bot_weights(state, seat, options)
+
+    def copy_state(self, state: Any) -> PathState:
+        """An independent deep copy of the state (for search)."""
+        st: PathState = state
+        return st.copy()
 
     def evaluate(self, state: Any, seat: str) -> float:
         """How good the position is for ``seat``, 0..1."""

@@ -74,6 +74,25 @@ class PathState:
             "result": self.result.to_data() if self.result else None,
         }  # fmt: skip
 
+    def copy(self) -> PathState:
+        """An independent deep copy (for search; several times cheaper than a JSON round trip). Cells,
+        facings and the result are immutable and shared; every list, dict and figure is new."""
+        rng = self.rng
+        return PathState(
+            rng=type(rng)(seed=rng.seed, counter=rng.counter, script=list(rng.script)),
+            scenario=self.scenario,
+            figures={
+                k: Figure(f.id, f.side, f.kind, f.status, f.pos, f.facing, f.ap, f.bombs)
+                for k, f in self.figures.items()
+            },
+            new_save=self.new_save, side=self.side, turn=self.turn, active=self.active, done=list(self.done),
+            entering=self.entering, start_pos=self.start_pos, path=list(self.path), closed=list(self.closed),
+            trapped=list(self.trapped), panicked=list(self.panicked),
+            pending=dict(self.pending) if self.pending is not None else None, policies=dict(self.policies),
+            escaped=self.escaped, kills=self.kills, objectives=list(self.objectives), trail=list(self.trail),
+            attacks=list(self.attacks), result=self.result,
+        )  # fmt: skip
+
     @classmethod
     def from_data(cls, d: dict[str, Any]) -> PathState:
         """Inverse of :meth:`to_data`. Raises KeyError/TypeError/ValueError on malformed data."""
