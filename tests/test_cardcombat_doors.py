@@ -326,3 +326,18 @@ def test_random_play_on_generated_maps_with_doors(seed: int, heroes: int) -> Non
         "cardcombat", seed, scenario="random", seats=seats, check=door_invariants(), max_commands=500
     )
     assert game.outcome is not None or len(game.log) == 500
+
+
+def test_a_map_square_no_rule_reads_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    crypt = scenarios()["crypt"]
+    rows = list(crypt.rows)
+    rows[1] = rows[1][:5] + "A" + rows[1][6:]  # 'A' is no square of ours: it would silently be floor
+    monkeypatch.setattr(
+        content, "SCENARIOS", (*content.SCENARIOS, replace(crypt, id="bad", rows=tuple(rows)))
+    )
+    scenarios.cache_clear()
+    try:
+        with pytest.raises(ContentError, match="no rule reads: A"):
+            scenarios()
+    finally:
+        scenarios.cache_clear()

@@ -496,6 +496,7 @@ LEVEL_XP = (0, 20, 50, 90, 140, 200, 270, 350, 440, 540)
 # Map letters: '#' wall, '.' floor, '^' trap, '1'-'4' hero starts, 'a'-'d' enemy group spawns (first square
 # of a letter is the Captain's), 'B' the boss, 'E' the exit (escape and rescue), 'P' the prisoner (rescue),
 # 'D' a closed door (a wall until a hero standing next to it opens it; it then shows as '/').
+MAP_SQUARES = "#.^1234BEPD/"  # every square a map may hold besides its groups' letters
 SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "crypt",
@@ -509,7 +510,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         (
             "############",
             "#1.2....#..#",
-            "#3.4.^..#.A#",
+            "#3.4.^..#..#",
             "#.......#aa#",
             "###.#####..#",
             "#......^...#",
@@ -604,7 +605,7 @@ SCENARIOS += (
         (
             "##############",
             "#1.2....#....#",
-            "#3.4....#aAa.#",
+            "#3.4....#a.a.#",
             "#.......#..P.#",
             "#..^.........#",
             "####...####..#",
@@ -733,6 +734,12 @@ def scenarios() -> dict[str, Scenario]:
         text = "".join(s.rows)
         if any(len(r) != width for r in s.rows):
             raise ContentError(f"content.SCENARIOS {s.id}: map rows differ in length.")
+        known = set(MAP_SQUARES) | {chr(97 + i) for i in range(len(s.groups))}
+        strange = sorted(set(text) - known)
+        if strange:
+            raise ContentError(
+                f"content.SCENARIOS {s.id}: the map has squares no rule reads: {', '.join(strange)}."
+            )
         if sum(text.count(d) for d in "1234") != 4:
             raise ContentError(f"content.SCENARIOS {s.id}: the map needs hero starts 1-4.")
         for i, g in enumerate(s.groups):
