@@ -22,7 +22,7 @@ from engine.rulesets.cardcombat.content import (
 from engine.rulesets.cardcombat.generator import generate
 from engine.rulesets.cardcombat.state import CCState
 
-ADVENTURE = ("crypt", "orc_camp", "prisoner", "golem_forge", "ogre_den")  # then generated scenarios
+ADVENTURE = ("crypt", "orc_camp", "prisoner", "vault", "golem_forge", "ogre_den")  # then generated scenarios
 
 
 def group_size(heroes: int, per_hero: float = 1.0, free: int = 0) -> int:
