@@ -11,6 +11,7 @@ and exact.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 
 from engine.geometry.square import Cell, EdgeKey
 
@@ -175,3 +176,47 @@ def in_sight(
 ) -> bool:
     """Two-lines rule: two clear lines from one corner of ``a`` to two corners of ``b``."""
     return sight_count(a, b, edges, cell_blocks) >= 2
+
+
+# -- sight lines as bit masks (fast path) -------------------------------------------------------------------
+# The 16 lines from the inset corners of ``a`` to those of ``b`` are numbered 4 * i + j (corner i of a,
+# corner j of b, in :func:`inset_corners` order). A mask has bit 4 * i + j set for each such line.
+
+ALL_LINES = 0xFFFF
+_TWO_OR_MORE = tuple(bin(r).count("1") >= 2 for r in range(16))
+
+
+def blocked_lines(a: Cell, b: Cell, box: Box) -> int:
+    """The mask of the 16 corner lines from ``a`` to ``b`` that meet the scaled ``box`` (not at their ends).
+
+    Exact (the same test as :func:`clear_line`); memoised on the positions relative to ``a``, since the
+    geometry does not change under whole-square shifts.
+    """
+    ox, oy = 4 * a[0], 4 * a[1]
+    return _blocked_rel(b[0] - a[0], b[1] - a[1], (box[0] - ox, box[1] - ox, box[2] - oy, box[3] - oy))
+
+
+@cache
+def _blocked_rel(dx: int, dy: int, box: Box) -> int:
+    mask = 0
+    for i, p in enumerate(inset_corners((0, 0))):
+        for j, q in enumerate(inset_corners((dx, dy))):
+            if meets(p, q, box):
+                mask |= 1 << (4 * i + j)
+    return mask
+
+
+def near_box(a: Cell, b: Cell, box: Box) -> bool:
+    """Whether a scaled box lies within the scaled area spanned by ``a`` and ``b`` (others meet no line)."""
+    return (
+        box[1] >= 4 * min(a[0], b[0])
+        and box[0] <= 4 * max(a[0], b[0]) + 4
+        and box[3] >= 4 * min(a[1], b[1])
+        and box[2] <= 4 * max(a[1], b[1]) + 4
+    )
+
+
+def two_lines(clear: int) -> bool:
+    """Two-lines rule on a mask of clear lines: some corner of ``a`` has two clear lines to ``b``."""
+    two = _TWO_OR_MORE
+    return two[clear & 15] or two[(clear >> 4) & 15] or two[(clear >> 8) & 15] or two[clear >> 12]

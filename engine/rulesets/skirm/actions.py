@@ -907,10 +907,10 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Command]:
         v for v in (("crawl",) if u.state == DOWNED else ("move", "dash")) if _afford(st, u, v) is not None
     ]
     if moves:
-        found = B.reach_costs(st, u, max(move_budget(st, u, v) for v in moves), nimble=nimble, ranger=crawler)
+        found = B.move_costs(st, u, max(move_budget(st, u, v) for v in moves), nimble=nimble, ranger=crawler)
         for verb in moves:
             move_cost, budget = R.action_cost(st, u, KEYS[verb], BASE_COST[verb]), move_budget(st, u, verb)
-            for c in sorted(c for c, (n, _) in found.items() if n <= budget):
+            for c in sorted(c for c, n in found.items() if n <= budget):
                 text = f"{verb.capitalize()} {u.name} to {cell_name(c)} ({move_cost} ACT)"
                 out.append(Command(verb, (u.id, cell_name(c)), text))
     if u.state == DOWNED:

@@ -8,13 +8,12 @@ be open). Movement costs follow the rulebook: leaving difficult terrain costs 2,
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Iterator
 from functools import cache
 
-from engine.geometry.corners import scaled_cell, scaled_side, sight_count_boxes
+from engine.geometry.corners import ALL_LINES, blocked_lines, near_box, scaled_cell, scaled_side, two_lines
 from engine.geometry.square import KING, Cell, EdgeKey, chebyshev, corner_step_open, edge_key
-from engine.rulesets.skirm.content import SIZE, BattleMap, Mission, missions, unit_type
+from engine.rulesets.skirm.content import SIZE, BattleMap, Mission, maps, missions, unit_type
 from engine.rulesets.skirm.state import DOWNED, OUT, RESERVE, STANDING, SkirmState, Unit
 
 
@@ -74,11 +73,38 @@ def adjacent(st: SkirmState, a: Cell, b: Cell) -> bool:
     return any(all(st.doors[d] for d in route) for route in routes)
 
 
-def adjacent_cells(st: SkirmState, c: Cell) -> list[Cell]:
+def adjacent_cells(st: SkirmState, c: Cell) -> tuple[Cell, ...]:
     """The squares adjacent to ``c`` under Skirm adjacency (height, high walls, doors as they stand)."""
-    row = adjacency_table(bmap(st).id).get(c, {})
+    fixed, by_doors = adjacency_rows(bmap(st).id)
+    row = fixed.get(c)
+    if row is not None:
+        return row
     doors = st.doors
-    return [n for n, routes in row.items() if any(all(doors[d] for d in route) for route in routes)]
+    return tuple(
+        n
+        for n, routes in by_doors.get(c, ())
+        if routes is None or any(all(doors[d] for d in route) for route in routes)
+    )
+
+
+@cache
+def adjacency_rows(
+    map_id: str,
+) -> tuple[
+    dict[Cell, tuple[Cell, ...]], dict[Cell, tuple[tuple[Cell, tuple[tuple[EdgeKey, ...], ...] | None], ...]]
+]:
+    """:func:`adjacency_table` split for speed: squares whose adjacency no door affects (cell -> the
+    adjacent squares), and the others (cell -> (square, ways needing doors, or None when one way needs
+    none)), both in the table's order."""
+    fixed: dict[Cell, tuple[Cell, ...]] = {}
+    by_doors: dict[Cell, tuple[tuple[Cell, tuple[tuple[EdgeKey, ...], ...] | None], ...]] = {}
+    for c, row in adjacency_table(map_id).items():
+        entries = tuple((n, None if () in routes else routes) for n, routes in row.items())
+        if all(routes is None for _, routes in entries):
+            fixed[c] = tuple(n for n, _ in entries)
+        else:
+            by_doors[c] = entries
+    return fixed, by_doors
 
 
 @cache
@@ -88,8 +114,6 @@ def adjacency_table(map_id: str) -> dict[Cell, dict[Cell, tuple[tuple[EdgeKey, .
     Side neighbours have one way (through the shared side); corner neighbours have up to two (round either
     side square, which must not be solid and must cross no high wall).
     """
-    from engine.rulesets.skirm.content import maps
-
     m = maps()[map_id]
 
     def solid_(c: Cell) -> bool:
@@ -180,8 +204,6 @@ def step_table(map_id: str, ranger: bool) -> dict[Cell, tuple[tuple[Cell, int, E
     Doors are the only edges that change in play, so a step through a door is kept with its door key
     and is usable only while that door is open.
     """
-    from engine.rulesets.skirm.content import maps
-
     m = maps()[map_id]
     fake = _MapOnly(m)
     out: dict[Cell, tuple[tuple[Cell, int, EdgeKey | None, bool], ...]] = {}
@@ -261,32 +283,9 @@ def reach_costs(
     a diagonal step needs both side squares free of units.
     """
     assert u.pos is not None
-    occ = occupancy(st)
-    table = step_table(bmap(st).id, ranger)
-    danger = set() if nimble else enemy_zone(st, u.seat, occ)
     start = u.pos
-    best: dict[Cell, tuple[int, Cell | None]] = {start: (0, None)}
-    heap: list[tuple[int, Cell]] = [(0, start)]
-    while heap:
-        cost, c = heapq.heappop(heap)
-        if cost > best[c][0]:
-            continue
-        if c != start and not nimble:
-            here = occ.get(c)
-            if (here is not None and here.seat != u.seat) or c in danger:
-                continue  # may stop here, may not pass through
-        for n, step, door, diagonal in table[c]:
-            nc = cost + step
-            if nc > budget or (door is not None and not st.doors[door]):
-                continue
-            if diagonal and ((n[0], c[1]) in occ or (c[0], n[1]) in occ):
-                continue
-            other = occ.get(n)
-            if other is not None and other.seat != u.seat and not nimble:
-                continue
-            if n not in best or nc < best[n][0]:
-                best[n] = (nc, c)
-                heapq.heappush(heap, (nc, n))
+    occ = occupancy(st)
+    best = _explore(st, u, occ, budget, nimble=nimble, ranger=ranger)
     out: dict[Cell, tuple[int, list[Cell]]] = {}
     for c in best:
         if c == start or c in occ:
@@ -298,6 +297,59 @@ def reach_costs(
             p = best[p][1]
         out[c] = (best[c][0], list(reversed(path)))
     return out
+
+
+def move_costs(st: SkirmState, u: Unit, budget: int, *, nimble: bool, ranger: bool) -> dict[Cell, int]:
+    """:func:`reach_costs` without the paths: cell -> cheapest cost (listing moves needs only that)."""
+    occ = occupancy(st)
+    return {
+        c: v[0] for c, v in _explore(st, u, occ, budget, nimble=nimble, ranger=ranger).items() if c not in occ
+    }
+
+
+def _explore(
+    st: SkirmState, u: Unit, occ: dict[Cell, Unit], budget: int, *, nimble: bool, ranger: bool
+) -> dict[Cell, tuple[int, Cell | None]]:
+    """Cheapest costs from the unit's square within ``budget``: cell -> (cost, previous square).
+
+    Dijkstra by cost buckets (every step costs at least 1); within a bucket squares are taken in sorted
+    order, so ties between equally cheap paths fall as they always have.
+    """
+    assert u.pos is not None
+    table = step_table(bmap(st).id, ranger)
+    seat = u.seat
+    danger = set() if nimble else enemy_zone(st, seat, occ)
+    doors = st.doors
+    start = u.pos
+    best: dict[Cell, tuple[int, Cell | None]] = {start: (0, None)}
+    buckets: list[list[Cell]] = [[] for _ in range(budget + 1)]
+    buckets[0].append(start)
+    for cost in range(budget + 1):
+        bucket = buckets[cost]
+        if len(bucket) > 1:
+            bucket.sort()
+        for c in bucket:
+            if best[c][0] != cost:
+                continue
+            if c != start and not nimble:
+                here = occ.get(c)
+                if (here is not None and here.seat != seat) or c in danger:
+                    continue  # may stop here, may not pass through
+            for n, step, door, diagonal in table[c]:
+                nc = cost + step
+                if nc > budget or (door is not None and not doors[door]):
+                    continue
+                if diagonal and ((n[0], c[1]) in occ or (c[0], n[1]) in occ):
+                    continue
+                if not nimble:
+                    other = occ.get(n)
+                    if other is not None and other.seat != seat:
+                        continue
+                old = best.get(n)
+                if old is None or nc < old[0]:
+                    best[n] = (nc, c)
+                    buckets[nc].append(n)
+    return best
 
 
 def leap_cells(st: SkirmState, u: Unit, reach_len: int, *, nimble: bool) -> list[tuple[Cell, list[Cell]]]:
@@ -339,12 +391,44 @@ def sees(st: SkirmState, a: Cell, b: Cell, *, ignore: tuple[str, ...] = ()) -> b
     those in ``ignore``). Terrain only 1 above the higher end hides a target partly: it gives cover (see
     :func:`in_cover`) but does not block, like a low wall on level ground.
     """
-    boxes = list(static_sight_boxes(bmap(st).id, max(height(st, a), height(st, b))))
-    boxes += [scaled_side(k) for k, is_open in st.doors.items() if not is_open]
+    clear = static_clear_lines(bmap(st).id, a, b)
+    if not two_lines(clear):
+        return False
+    for k, is_open in st.doors.items():
+        if not is_open:
+            box = scaled_side(k)
+            if near_box(a, b, box):
+                clear &= ~blocked_lines(a, b, box)
+    lo_x, hi_x = min(a[0], b[0]) - 1, max(a[0], b[0]) + 1
+    lo_y, hi_y = min(a[1], b[1]) - 1, max(a[1], b[1]) + 1
     for u in st.units.values():
-        if u.state == STANDING and u.pos is not None and u.id not in ignore and u.pos not in (a, b):
-            boxes.append(scaled_cell(u.pos))
-    return sight_count_boxes(a, b, boxes) >= 2
+        p = u.pos
+        if (
+            p is not None
+            and lo_x <= p[0] <= hi_x
+            and lo_y <= p[1] <= hi_y
+            and u.state == STANDING
+            and p != a
+            and p != b
+            and u.id not in ignore
+        ):
+            clear &= ~blocked_lines(a, b, scaled_cell(p))
+            if not two_lines(clear):
+                return False
+    return two_lines(clear)
+
+
+@cache
+def static_clear_lines(map_id: str, a: Cell, b: Cell) -> int:
+    """The corner lines from a to b (a mask, see :func:`engine.geometry.corners.blocked_lines`) that the
+    map's fixed sight blockers (:func:`static_sight_boxes`) leave clear. The maps never change, so this is
+    memoised per map and pair of squares."""
+    m = maps()[map_id]
+    clear = ALL_LINES
+    for box in static_sight_boxes(map_id, max(m.height[a], m.height[b])):
+        if near_box(a, b, box):
+            clear &= ~blocked_lines(a, b, box)
+    return clear
 
 
 @cache
@@ -352,8 +436,6 @@ def static_sight_boxes(map_id: str, top: int) -> tuple[tuple[int, int, int, int]
     """The map's fixed sight blockers seen between squares whose higher one is at ``top``: high walls,
     low walls whose top rises 2+ above ``top``, solid squares and squares 2+ higher than ``top`` (as
     scaled boxes)."""
-    from engine.rulesets.skirm.content import maps
-
     m = maps()[map_id]
     walls = sorted(m.high) + sorted(k for k in m.low if max(m.height[k[0]], m.height[k[1]]) + 1 >= top + 2)
     return tuple(scaled_side(k) for k in walls) + tuple(
@@ -365,8 +447,6 @@ def static_sight_boxes(map_id: str, top: int) -> tuple[tuple[int, int, int, int]
 def tall_cells(map_id: str, top: int) -> frozenset[Cell]:
     """Squares that block sight between two squares whose higher one stands at ``top``: solid squares and
     squares at least 2 higher than ``top`` (1 higher hides a model only in part, like a low wall)."""
-    from engine.rulesets.skirm.content import maps
-
     m = maps()[map_id]
     return frozenset(c for c, t in m.terrain.items() if t == "X" or m.height[c] >= top + 2)
 
