@@ -198,22 +198,26 @@ def step_cost(st: SkirmState, a: Cell, b: Cell, ranger: bool) -> int | None:
 
 
 @cache
-def step_table(map_id: str, ranger: bool) -> dict[Cell, tuple[tuple[Cell, int, EdgeKey | None, bool], ...]]:
-    """Every possible step on a map with all doors open: cell -> ((to, cost, door crossed, diagonal), ...).
+def step_table(
+    map_id: str, ranger: bool
+) -> dict[Cell, tuple[tuple[Cell, int, EdgeKey | None, tuple[Cell, Cell] | None], ...]]:
+    """Every possible step on a map with all doors open: cell -> ((to, cost, door crossed, the two side
+    squares of a diagonal step or None), ...).
 
     Doors are the only edges that change in play, so a step through a door is kept with its door key
     and is usable only while that door is open.
     """
     m = maps()[map_id]
     fake = _MapOnly(m)
-    out: dict[Cell, tuple[tuple[Cell, int, EdgeKey | None, bool], ...]] = {}
+    out: dict[Cell, tuple[tuple[Cell, int, EdgeKey | None, tuple[Cell, Cell] | None], ...]] = {}
     for c in m.terrain:
         steps = []
         for n in around(c):
             cost = _step(fake, c, n, ranger)
             if cost is not None:
                 door = edge_key(c, n) if edge_key(c, n) in m.doors else None
-                steps.append((n, cost, door, n[0] != c[0] and n[1] != c[1]))
+                sides = ((n[0], c[1]), (c[0], n[1])) if n[0] != c[0] and n[1] != c[1] else None
+                steps.append((n, cost, door, sides))
         out[c] = tuple(steps)
     return out
 
@@ -312,15 +316,45 @@ def _explore(
 ) -> dict[Cell, tuple[int, Cell | None]]:
     """Cheapest costs from the unit's square within ``budget``: cell -> (cost, previous square).
 
-    Dijkstra by cost buckets (every step costs at least 1); within a bucket squares are taken in sorted
-    order, so ties between equally cheap paths fall as they always have.
+    Memoised on everything the result depends on (map, unit's square and side, who stands where, which
+    doors are closed, budget, Nimble, Ranger): listing the moves and then playing one explores once.
+    The result is shared: callers must not change it.
     """
+    assert u.pos is not None
+    seat = u.seat
+    key = (
+        bmap(st).id,
+        u.pos,
+        budget,
+        nimble,
+        ranger,
+        frozenset((c, v.seat == seat, v.state == STANDING) for c, v in occ.items()),
+        frozenset(k for k, is_open in st.doors.items() if not is_open),
+    )
+    found = _EXPLORED.get(key)
+    if found is None:
+        if len(_EXPLORED) >= _EXPLORED_MAX:
+            _EXPLORED.clear()
+        found = _EXPLORED[key] = _dijkstra(st, u, occ, budget, nimble=nimble, ranger=ranger)
+    return found
+
+
+_EXPLORED: dict[object, dict[Cell, tuple[int, Cell | None]]] = {}
+_EXPLORED_MAX = 2048
+
+
+def _dijkstra(
+    st: SkirmState, u: Unit, occ: dict[Cell, Unit], budget: int, *, nimble: bool, ranger: bool
+) -> dict[Cell, tuple[int, Cell | None]]:
+    """Dijkstra by cost buckets (every step costs at least 1); within a bucket squares are taken in sorted
+    order, so ties between equally cheap paths fall as they always have."""
     assert u.pos is not None
     table = step_table(bmap(st).id, ranger)
     seat = u.seat
-    danger = set() if nimble else enemy_zone(st, seat, occ)
     doors = st.doors
     start = u.pos
+    foes = set() if nimble else {c for c, v in occ.items() if v.seat != seat}
+    stop = foes | enemy_zone(st, seat, occ) if not nimble else foes  # may stop there, not pass through
     best: dict[Cell, tuple[int, Cell | None]] = {start: (0, None)}
     buckets: list[list[Cell]] = [[] for _ in range(budget + 1)]
     buckets[0].append(start)
@@ -329,22 +363,14 @@ def _explore(
         if len(bucket) > 1:
             bucket.sort()
         for c in bucket:
-            if best[c][0] != cost:
+            if best[c][0] != cost or (c in stop and c != start):
                 continue
-            if c != start and not nimble:
-                here = occ.get(c)
-                if (here is not None and here.seat != seat) or c in danger:
-                    continue  # may stop here, may not pass through
-            for n, step, door, diagonal in table[c]:
+            for n, step, door, sides in table[c]:
                 nc = cost + step
-                if nc > budget or (door is not None and not doors[door]):
+                if nc > budget or (door is not None and not doors[door]) or n in foes:
                     continue
-                if diagonal and ((n[0], c[1]) in occ or (c[0], n[1]) in occ):
+                if sides is not None and (sides[0] in occ or sides[1] in occ):
                     continue
-                if not nimble:
-                    other = occ.get(n)
-                    if other is not None and other.seat != seat:
-                        continue
                 old = best.get(n)
                 if old is None or nc < old[0]:
                     best[n] = (nc, c)
