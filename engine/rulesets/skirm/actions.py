@@ -449,7 +449,7 @@ def chk_move(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
             )
     else:
         budget = move_budget(st, u, verb)
-        if c not in B.reach(st, u, budget, nimble=R.has(u, "NMB"), ranger=crawl_ranger(u, verb)):
+        if c not in B.move_costs(st, u, budget, nimble=R.has(u, "NMB"), ranger=crawl_ranger(u, verb)):
             raise IllegalCommand(
                 f"{u.name} cannot reach {cell_name(c)} with {budget} square(s) of movement "
                 "(difficult ground, low walls and climbing cost more; enemies block passage)."
@@ -752,7 +752,9 @@ def play_action(st: SkirmState, c: Command, ev: list[Event]) -> None:
             path = dict(B.leap_cells(st, u, R.ut(u).leap, nimble=R.has(u, "NMB")))[dest]
         else:
             budget = move_budget(st, u, v)
-            path = B.reach(st, u, budget, nimble=R.has(u, "NMB"), ranger=crawl_ranger(u, v))[dest]
+            found = B.move_path(st, u, budget, dest, nimble=R.has(u, "NMB"), ranger=crawl_ranger(u, v))
+            assert found is not None  # checked
+            path = found
         u.pos = dest
         if v == "move" and not free:
             u.moved = True

@@ -273,51 +273,54 @@ def enemy_zone(st: SkirmState, seat: str, occ: dict[Cell, Unit]) -> set[Cell]:
 
 
 def reach(st: SkirmState, u: Unit, budget: int, *, nimble: bool, ranger: bool) -> dict[Cell, list[Cell]]:
-    """Squares the unit may end a move on with ``budget`` squares of movement, each with its path."""
-    return {c: path for c, (_cost, path) in reach_costs(st, u, budget, nimble=nimble, ranger=ranger).items()}
-
-
-def reach_costs(
-    st: SkirmState, u: Unit, budget: int, *, nimble: bool, ranger: bool
-) -> dict[Cell, tuple[int, list[Cell]]]:
-    """Squares the unit may end a move on with ``budget`` squares of movement: cell -> (cost, path).
+    """Squares the unit may end a move on with ``budget`` squares of movement, each with its path.
 
     One unit per square (friends may be passed through, not stopped on). Without Nimble a unit may not
     pass through a square occupied by an enemy or adjacent to a Standing enemy (it may stop there);
     a diagonal step needs both side squares free of units.
     """
-    assert u.pos is not None
-    start = u.pos
     occ = occupancy(st)
     best = _explore(st, u, occ, budget, nimble=nimble, ranger=ranger)
-    out: dict[Cell, tuple[int, list[Cell]]] = {}
-    for c in best:
-        if c == start or c in occ:
-            continue
-        path = [c]
-        p = best[c][1]
-        while p is not None:
-            path.append(p)
-            p = best[p][1]
-        out[c] = (best[c][0], list(reversed(path)))
-    return out
+    return {c: _path(best, c) for c, (n, _) in best.items() if n <= budget and c != u.pos and c not in occ}
+
+
+def move_path(
+    st: SkirmState, u: Unit, budget: int, dest: Cell, *, nimble: bool, ranger: bool
+) -> list[Cell] | None:
+    """The path :func:`reach` gives to ``dest`` (None when the unit cannot end a move there)."""
+    occ = occupancy(st)
+    best = _explore(st, u, occ, budget, nimble=nimble, ranger=ranger)
+    if dest not in best or best[dest][0] > budget or dest == u.pos or dest in occ:
+        return None
+    return _path(best, dest)
+
+
+def _path(best: dict[Cell, tuple[int, Cell | None]], c: Cell) -> list[Cell]:
+    path = [c]
+    p = best[c][1]
+    while p is not None:
+        path.append(p)
+        p = best[p][1]
+    path.reverse()
+    return path
 
 
 def move_costs(st: SkirmState, u: Unit, budget: int, *, nimble: bool, ranger: bool) -> dict[Cell, int]:
-    """:func:`reach_costs` without the paths: cell -> cheapest cost (listing moves needs only that)."""
+    """:func:`reach` without the paths: cell -> cheapest cost (listing moves needs only that)."""
     occ = occupancy(st)
-    return {
-        c: v[0] for c, v in _explore(st, u, occ, budget, nimble=nimble, ranger=ranger).items() if c not in occ
-    }
+    best = _explore(st, u, occ, budget, nimble=nimble, ranger=ranger)
+    return {c: n for c, (n, _) in best.items() if n <= budget and c not in occ}
 
 
 def _explore(
     st: SkirmState, u: Unit, occ: dict[Cell, Unit], budget: int, *, nimble: bool, ranger: bool
 ) -> dict[Cell, tuple[int, Cell | None]]:
-    """Cheapest costs from the unit's square within ``budget``: cell -> (cost, previous square).
+    """Cheapest costs from the unit's square: cell -> (cost, previous square), for every square within
+    ``budget`` (squares beyond it may be listed too: callers keep those within their budget).
 
     Memoised on everything the result depends on (map, unit's square and side, who stands where, which
-    doors are closed, budget, Nimble, Ranger): listing the moves and then playing one explores once.
+    doors are closed, Nimble, Ranger) and kept for smaller budgets, which find the same costs and paths
+    (cheaper squares are settled first): listing the moves and then playing one explores once.
     The result is shared: callers must not change it.
     """
     assert u.pos is not None
@@ -325,21 +328,20 @@ def _explore(
     key = (
         bmap(st).id,
         u.pos,
-        budget,
         nimble,
         ranger,
         frozenset((c, v.seat == seat, v.state == STANDING) for c, v in occ.items()),
         frozenset(k for k, is_open in st.doors.items() if not is_open),
     )
     found = _EXPLORED.get(key)
-    if found is None:
+    if found is None or found[0] < budget:
         if len(_EXPLORED) >= _EXPLORED_MAX:
             _EXPLORED.clear()
-        found = _EXPLORED[key] = _dijkstra(st, u, occ, budget, nimble=nimble, ranger=ranger)
-    return found
+        found = _EXPLORED[key] = (budget, _dijkstra(st, u, occ, budget, nimble=nimble, ranger=ranger))
+    return found[1]
 
 
-_EXPLORED: dict[object, dict[Cell, tuple[int, Cell | None]]] = {}
+_EXPLORED: dict[object, tuple[int, dict[Cell, tuple[int, Cell | None]]]] = {}
 _EXPLORED_MAX = 2048
 
 
