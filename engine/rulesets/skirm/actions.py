@@ -206,10 +206,10 @@ def shot_problem(
     return ""
 
 
-def can_shoot_now(st: SkirmState, u: Unit) -> str:
-    """Why ``u`` may not make any ranged attack now ('' when it may)."""
+def can_shoot_now(st: SkirmState, u: Unit, occ: dict[Cell, Unit] | None = None) -> str:
+    """Why ``u`` may not make any ranged attack now ('' when it may). ``occ``: the occupancy, if known."""
     assert u.pos is not None
-    if B.standing_enemy_adjacent(st, u.seat, u.pos):
+    if B.standing_enemy_adjacent(st, u.seat, u.pos, occ):
         return f"{u.name} has a Standing enemy adjacent and cannot make ranged attacks."
     return ""
 
@@ -995,7 +995,8 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Group]:
             groups.append(Group(out))
     occ = B.occupancy(st)
     enemies = [v for v in st.units.values() if v.seat != u.seat and B.on_map(v) and v.pos is not None]
-    shoot_ok = not can_shoot_now(st, u)
+    shoot_ok = not can_shoot_now(st, u, occ)
+    touching = [v for v in enemies if v.pos is not None and chebyshev(u.pos, v.pos) == 1]  # melee needs that
     for wid in u.weapons:
         w = R.wp(wid)
         if w.ranged and shoot_ok and (cost := _afford(st, u, "shoot", w)) is not None:
@@ -1016,7 +1017,7 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Group]:
                     out.append(Command("shoot", (u.id, w.id, t.id if t else cell_name(c)),
                                        f"{u.name} shoots {t.name if t else cell_name(c)} with the {w.name} ({cost} ACT)"))  # fmt: skip
         if (not w.ranged or w.has("MCR")) and (cost := _afford(st, u, "fight", w)) is not None:
-            for v in enemies:
+            for v in touching:
                 if not melee_problem(st, u, w, v):
                     out.append(
                         Command(
@@ -1056,6 +1057,8 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Group]:
                     )
                 )
     for verb in B.mission(st).actions:
+        if not (u.carrying if verb == "upload" else objective_here(st, u)):
+            continue  # chk_mission's first refusals, checked without raising
         with contextlib.suppress(IllegalCommand):
             out.append(chk_mission(st, u, verb, []))
     return groups

@@ -360,7 +360,7 @@ def _dijkstra(
     best: dict[Cell, tuple[int, Cell | None]] = {start: (0, None)}
     buckets: list[list[Cell]] = [[] for _ in range(budget + 1)]
     buckets[0].append(start)
-    for cost in range(budget + 1):
+    for cost in range(budget):  # squares at the full budget lead nowhere (every step costs 1 or more)
         bucket = buckets[cost]
         if len(bucket) > 1:
             bucket.sort()
