@@ -206,6 +206,16 @@ def _blocked_rel(dx: int, dy: int, box: Box) -> int:
     return mask
 
 
+def blocked_by_cell(a: Cell, b: Cell, c: Cell) -> int:
+    """:func:`blocked_lines` for the square ``c`` (a standing model, a solid block)."""
+    return _cell_rel(b[0] - a[0], b[1] - a[1], c[0] - a[0], c[1] - a[1])
+
+
+@cache
+def _cell_rel(dx: int, dy: int, cx: int, cy: int) -> int:
+    return _blocked_rel(dx, dy, (4 * cx, 4 * cx + 4, 4 * cy, 4 * cy + 4))
+
+
 def near_box(a: Cell, b: Cell, box: Box) -> bool:
     """Whether a scaled box lies within the scaled area spanned by ``a`` and ``b`` (others meet no line)."""
     return (

@@ -449,7 +449,7 @@ def chk_move(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
             )
     else:
         budget = move_budget(st, u, verb)
-        if c not in B.move_costs(st, u, budget, nimble=R.has(u, "NMB"), ranger=crawl_ranger(u, verb)):
+        if B.move_path(st, u, budget, c, nimble=R.has(u, "NMB"), ranger=crawl_ranger(u, verb)) is None:
             raise IllegalCommand(
                 f"{u.name} cannot reach {cell_name(c)} with {budget} square(s) of movement "
                 "(difficult ground, low walls and climbing cost more; enemies block passage)."
@@ -974,12 +974,10 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Group]:
         v for v in (("crawl",) if u.state == DOWNED else ("move", "dash")) if _afford(st, u, v) is not None
     ]
     if moves:
-        found = B.move_costs(st, u, max(move_budget(st, u, v) for v in moves), nimble=nimble, ranger=crawler)
         for verb in moves:
             move_cost, budget = R.action_cost(st, u, KEYS[verb], BASE_COST[verb]), move_budget(st, u, verb)
-            groups.append(
-                Group(sorted(c for c, n in found.items() if n <= budget), _move_maker(u, verb, move_cost))
-            )
+            squares = B.move_squares(st, u, budget, nimble=nimble, ranger=crawler)
+            groups.append(Group(squares, _move_maker(u, verb, move_cost)))
     groups.append(Group(out))
     if u.state == DOWNED:
         cost = _afford(st, u, "recover")

@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from engine.geometry.corners import ALL_LINES, blocked_lines, near_box, scaled_cell, scaled_side, two_lines
+from engine.geometry.corners import (
+    ALL_LINES,
+    blocked_by_cell,
+    blocked_lines,
+    near_box,
+    scaled_cell,
+    scaled_side,
+    two_lines,
+)
 from engine.geometry.square import KING, Cell, EdgeKey, chebyshev, corner_step_open, edge_key
 from engine.rulesets.skirm.content import SIZE, BattleMap, Mission, maps, missions, unit_type
 from engine.rulesets.skirm.state import DOWNED, OUT, RESERVE, STANDING, SkirmState, Unit
@@ -70,7 +78,7 @@ def adjacent(st: SkirmState, a: Cell, b: Cell) -> bool:
     routes = adjacency_table(bmap(st).id).get(a, {}).get(b)
     if routes is None:
         return False
-    return any(all(st.doors[d] for d in route) for route in routes)
+    return () in routes or any(all(st.doors[d] for d in route) for route in routes)
 
 
 def adjacent_cells(st: SkirmState, c: Cell) -> tuple[Cell, ...]:
@@ -272,51 +280,52 @@ def enemy_zone(st: SkirmState, seat: str, occ: dict[Cell, Unit]) -> set[Cell]:
     return out
 
 
-def reach(st: SkirmState, u: Unit, budget: int, *, nimble: bool, ranger: bool) -> dict[Cell, list[Cell]]:
-    """Squares the unit may end a move on with ``budget`` squares of movement, each with its path.
+def move_squares(st: SkirmState, u: Unit, budget: int, *, nimble: bool, ranger: bool) -> list[Cell]:
+    """Squares the unit may end a move on with ``budget`` squares of movement, in square order.
 
     One unit per square (friends may be passed through, not stopped on). Without Nimble a unit may not
     pass through a square occupied by an enemy or adjacent to a Standing enemy (it may stop there);
     a diagonal step needs both side squares free of units.
     """
+    assert u.pos is not None
     occ = occupancy(st)
-    best = _explore(st, u, occ, budget, nimble=nimble, ranger=ranger)
-    return {c: _path(best, c) for c, (n, _) in best.items() if n <= budget and c != u.pos and c not in occ}
+    cost, _prev, reached = _explore(st, u, occ, budget, nimble=nimble, ranger=ranger)
+    cells = CELLS
+    return [
+        cells[i] for i in sorted(reached) if cost[i] <= budget and cells[i] not in occ and cells[i] != u.pos
+    ]
 
 
 def move_path(
     st: SkirmState, u: Unit, budget: int, dest: Cell, *, nimble: bool, ranger: bool
 ) -> list[Cell] | None:
-    """The path :func:`reach` gives to ``dest`` (None when the unit cannot end a move there)."""
+    """The cheapest path (start to ``dest``) of a move with ``budget`` squares of movement, as
+    :func:`move_squares` allows it; None when the unit cannot end a move on ``dest``."""
     occ = occupancy(st)
-    best = _explore(st, u, occ, budget, nimble=nimble, ranger=ranger)
-    if dest not in best or best[dest][0] > budget or dest == u.pos or dest in occ:
+    cost, prev, _reached = _explore(st, u, occ, budget, nimble=nimble, ranger=ranger)
+    i = dest[0] * SIZE + dest[1]
+    if not on_board(dest) or cost[i] > budget or dest in occ or dest == u.pos:
         return None
-    return _path(best, dest)
-
-
-def _path(best: dict[Cell, tuple[int, Cell | None]], c: Cell) -> list[Cell]:
-    path = [c]
-    p = best[c][1]
-    while p is not None:
-        path.append(p)
-        p = best[p][1]
+    path = []
+    while i >= 0:
+        path.append(CELLS[i])
+        i = prev[i]
     path.reverse()
     return path
 
 
-def move_costs(st: SkirmState, u: Unit, budget: int, *, nimble: bool, ranger: bool) -> dict[Cell, int]:
-    """:func:`reach` without the paths: cell -> cheapest cost (listing moves needs only that)."""
-    occ = occupancy(st)
-    best = _explore(st, u, occ, budget, nimble=nimble, ranger=ranger)
-    return {c: n for c, (n, _) in best.items() if n <= budget and c not in occ}
+CELLS = tuple((x, y) for x in range(SIZE) for y in range(SIZE))  # square of index x * SIZE + y
+_FAR = 1 << 30  # the cost of a square not reached
+Explored = tuple[list[int], list[int], list[int]]  # cost and previous square by index; squares reached
 
 
 def _explore(
     st: SkirmState, u: Unit, occ: dict[Cell, Unit], budget: int, *, nimble: bool, ranger: bool
-) -> dict[Cell, tuple[int, Cell | None]]:
-    """Cheapest costs from the unit's square: cell -> (cost, previous square), for every square within
-    ``budget`` (squares beyond it may be listed too: callers keep those within their budget).
+) -> Explored:
+    """Cheapest costs from the unit's square, by square index (``x * SIZE + y``): the cost (``_FAR`` if not
+    reached) and the previous square (-1 for none) of every square, and the squares reached in the order
+    found. Every square within ``budget`` is there (squares beyond it may be too: callers keep those
+    within their budget).
 
     Memoised on everything the result depends on (map, unit's square and side, who stands where, which
     doors are closed, Nimble, Ranger) and kept for smaller budgets, which find the same costs and paths
@@ -341,43 +350,78 @@ def _explore(
     return found[1]
 
 
-_EXPLORED: dict[object, tuple[int, dict[Cell, tuple[int, Cell | None]]]] = {}
+_EXPLORED: dict[object, tuple[int, Explored]] = {}
 _EXPLORED_MAX = 2048
 
 
 def _dijkstra(
     st: SkirmState, u: Unit, occ: dict[Cell, Unit], budget: int, *, nimble: bool, ranger: bool
-) -> dict[Cell, tuple[int, Cell | None]]:
-    """Dijkstra by cost buckets (every step costs at least 1); within a bucket squares are taken in sorted
-    order, so ties between equally cheap paths fall as they always have."""
+) -> Explored:
+    """Dijkstra by cost buckets (every step costs at least 1) over square indices; within a bucket squares
+    are taken in square order, so ties between equally cheap paths always fall the same way."""
     assert u.pos is not None
-    table = step_table(bmap(st).id, ranger)
+    table = step_index_table(bmap(st).id, ranger)
     seat = u.seat
     doors = st.doors
-    start = u.pos
-    foes = set() if nimble else {c for c, v in occ.items() if v.seat != seat}
-    stop = foes | enemy_zone(st, seat, occ) if not nimble else foes  # may stop there, not pass through
-    best: dict[Cell, tuple[int, Cell | None]] = {start: (0, None)}
-    buckets: list[list[Cell]] = [[] for _ in range(budget + 1)]
+    n_cells = SIZE * SIZE
+    occupied = [False] * n_cells
+    foe = [False] * n_cells  # may not enter (without Nimble)
+    for (x, y), v in occ.items():
+        occupied[x * SIZE + y] = True
+        if v.seat != seat and not nimble:
+            foe[x * SIZE + y] = True
+    stop = foe.copy()  # may stop there, not pass through (without Nimble)
+    if not nimble:
+        for x, y in enemy_zone(st, seat, occ):
+            stop[x * SIZE + y] = True
+    start = u.pos[0] * SIZE + u.pos[1]
+    cost = [_FAR] * n_cells
+    prev = [-1] * n_cells
+    cost[start] = 0
+    reached = [start]
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
     buckets[0].append(start)
-    for cost in range(budget):  # squares at the full budget lead nowhere (every step costs 1 or more)
-        bucket = buckets[cost]
+    for k in range(budget):  # squares at the full budget lead nowhere (every step costs 1 or more)
+        bucket = buckets[k]
         if len(bucket) > 1:
             bucket.sort()
         for c in bucket:
-            if best[c][0] != cost or (c in stop and c != start):
+            if cost[c] != k or (stop[c] and c != start):
                 continue
-            for n, step, door, sides in table[c]:
-                nc = cost + step
-                if nc > budget or (door is not None and not doors[door]) or n in foes:
+            for n, step, door, s1, s2 in table[c]:
+                nc = k + step
+                if nc > budget or foe[n] or (door is not None and not doors[door]):
                     continue
-                if sides is not None and (sides[0] in occ or sides[1] in occ):
+                if s1 >= 0 and (occupied[s1] or occupied[s2]):
                     continue
-                old = best.get(n)
-                if old is None or nc < old[0]:
-                    best[n] = (nc, c)
+                if nc < cost[n]:
+                    if cost[n] == _FAR:
+                        reached.append(n)
+                    cost[n] = nc
+                    prev[n] = c
                     buckets[nc].append(n)
-    return best
+    return cost, prev, reached
+
+
+@cache
+def step_index_table(
+    map_id: str, ranger: bool
+) -> tuple[tuple[tuple[int, int, EdgeKey | None, int, int], ...], ...]:
+    """:func:`step_table` by square index: for each index, (to, cost, door crossed, side squares of a
+    diagonal step or -1, -1)."""
+    out: list[tuple[tuple[int, int, EdgeKey | None, int, int], ...]] = [()] * (SIZE * SIZE)
+    for c, steps in step_table(map_id, ranger).items():
+        out[c[0] * SIZE + c[1]] = tuple(
+            (
+                n[0] * SIZE + n[1],
+                cost,
+                door,
+                -1 if sides is None else sides[0][0] * SIZE + sides[0][1],
+                -1 if sides is None else sides[1][0] * SIZE + sides[1][1],
+            )
+            for n, cost, door, sides in steps
+        )
+    return tuple(out)
 
 
 def leap_cells(st: SkirmState, u: Unit, reach_len: int, *, nimble: bool) -> list[tuple[Cell, list[Cell]]]:
@@ -427,8 +471,10 @@ def sees(st: SkirmState, a: Cell, b: Cell, *, ignore: tuple[str, ...] = ()) -> b
             box = scaled_side(k)
             if near_box(a, b, box):
                 clear &= ~blocked_lines(a, b, box)
-    lo_x, hi_x = min(a[0], b[0]) - 1, max(a[0], b[0]) + 1
-    lo_y, hi_y = min(a[1], b[1]) - 1, max(a[1], b[1]) + 1
+    ax, ay = a
+    bx, by = b
+    lo_x, hi_x = (ax - 1, bx + 1) if ax <= bx else (bx - 1, ax + 1)
+    lo_y, hi_y = (ay - 1, by + 1) if ay <= by else (by - 1, ay + 1)
     for u in st.units.values():
         p = u.pos
         if (
@@ -440,7 +486,7 @@ def sees(st: SkirmState, a: Cell, b: Cell, *, ignore: tuple[str, ...] = ()) -> b
             and p != b
             and u.id not in ignore
         ):
-            clear &= ~blocked_lines(a, b, scaled_cell(p))
+            clear &= ~blocked_by_cell(a, b, p)
             if not two_lines(clear):
                 return False
     return two_lines(clear)
