@@ -968,6 +968,7 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Group]:
     out: list[Command] = []
     if u.pos is None:
         return groups
+    occ = B.occupancy(st)
     nimble = R.has(u, "NMB")
     crawler = crawl_ranger(u, "crawl" if u.state == DOWNED else "move")
     moves = [
@@ -976,7 +977,7 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Group]:
     if moves:
         for verb in moves:
             move_cost, budget = R.action_cost(st, u, KEYS[verb], BASE_COST[verb]), move_budget(st, u, verb)
-            squares = B.move_squares(st, u, budget, nimble=nimble, ranger=crawler)
+            squares = B.move_squares(st, u, budget, nimble=nimble, ranger=crawler, occ=occ)
             groups.append(Group(squares, _move_maker(u, verb, move_cost)))
     groups.append(Group(out))
     if u.state == DOWNED:
@@ -991,7 +992,6 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Group]:
             groups.append(Group(spots, _leap_maker(u, cost)))
             out = []
             groups.append(Group(out))
-    occ = B.occupancy(st)
     enemies = [v for v in st.units.values() if v.seat != u.seat and B.on_map(v) and v.pos is not None]
     shoot_ok = not can_shoot_now(st, u, occ)
     touching = [v for v in enemies if v.pos is not None and chebyshev(u.pos, v.pos) == 1]  # melee needs that

@@ -280,20 +280,28 @@ def enemy_zone(st: SkirmState, seat: str, occ: dict[Cell, Unit]) -> set[Cell]:
     return out
 
 
-def move_squares(st: SkirmState, u: Unit, budget: int, *, nimble: bool, ranger: bool) -> list[Cell]:
-    """Squares the unit may end a move on with ``budget`` squares of movement, in square order.
+def move_squares(
+    st: SkirmState, u: Unit, budget: int, *, nimble: bool, ranger: bool, occ: dict[Cell, Unit] | None = None
+) -> list[Cell]:
+    """Squares the unit may end a move on with ``budget`` squares of movement, in square order (a shared
+    list: do not change it). ``occ``: the occupancy, if known.
 
     One unit per square (friends may be passed through, not stopped on). Without Nimble a unit may not
     pass through a square occupied by an enemy or adjacent to a Standing enemy (it may stop there);
     a diagonal step needs both side squares free of units.
     """
     assert u.pos is not None
-    occ = occupancy(st)
-    cost, _prev, reached = _explore(st, u, occ, budget, nimble=nimble, ranger=ranger)
-    cells = CELLS
-    return [
-        cells[i] for i in sorted(reached) if cost[i] <= budget and cells[i] not in occ and cells[i] != u.pos
-    ]
+    occ = occupancy(st) if occ is None else occ
+    found = _explore(st, u, occ, budget, nimble=nimble, ranger=ranger)
+    squares = found.squares.get(budget)
+    if squares is None:
+        cost, cells = found.cost, CELLS
+        squares = found.squares[budget] = [
+            cells[i]
+            for i in sorted(found.reached)
+            if cost[i] <= budget and cells[i] not in occ and cells[i] != u.pos
+        ]
+    return squares
 
 
 def move_path(
@@ -302,30 +310,42 @@ def move_path(
     """The cheapest path (start to ``dest``) of a move with ``budget`` squares of movement, as
     :func:`move_squares` allows it; None when the unit cannot end a move on ``dest``."""
     occ = occupancy(st)
-    cost, prev, _reached = _explore(st, u, occ, budget, nimble=nimble, ranger=ranger)
+    found = _explore(st, u, occ, budget, nimble=nimble, ranger=ranger)
     i = dest[0] * SIZE + dest[1]
-    if not on_board(dest) or cost[i] > budget or dest in occ or dest == u.pos:
+    if not on_board(dest) or found.cost[i] > budget or dest in occ or dest == u.pos:
         return None
     path = []
     while i >= 0:
         path.append(CELLS[i])
-        i = prev[i]
+        i = found.prev[i]
     path.reverse()
     return path
 
 
 CELLS = tuple((x, y) for x in range(SIZE) for y in range(SIZE))  # square of index x * SIZE + y
 _FAR = 1 << 30  # the cost of a square not reached
-Explored = tuple[list[int], list[int], list[int]]  # cost and previous square by index; squares reached
+
+
+class Explored:
+    """Cheapest costs from a unit's square, by square index (``x * SIZE + y``): ``cost`` (``_FAR`` if not
+    reached) and ``prev`` (the previous square, -1 for none) of every square, the squares ``reached`` in
+    the order found, and :func:`move_squares`'s answers by budget once asked."""
+
+    __slots__ = ("budget", "cost", "prev", "reached", "squares")
+
+    def __init__(self, budget: int, cost: list[int], prev: list[int], reached: list[int]) -> None:
+        self.budget = budget
+        self.cost = cost
+        self.prev = prev
+        self.reached = reached
+        self.squares: dict[int, list[Cell]] = {}
 
 
 def _explore(
     st: SkirmState, u: Unit, occ: dict[Cell, Unit], budget: int, *, nimble: bool, ranger: bool
 ) -> Explored:
-    """Cheapest costs from the unit's square, by square index (``x * SIZE + y``): the cost (``_FAR`` if not
-    reached) and the previous square (-1 for none) of every square, and the squares reached in the order
-    found. Every square within ``budget`` is there (squares beyond it may be too: callers keep those
-    within their budget).
+    """The unit's :class:`Explored` costs: every square within ``budget`` is there (squares beyond it may
+    be too: callers keep those within their budget).
 
     Memoised on everything the result depends on (map, unit's square and side, who stands where, which
     doors are closed, Nimble, Ranger) and kept for smaller budgets, which find the same costs and paths
@@ -343,20 +363,22 @@ def _explore(
         frozenset(k for k, is_open in st.doors.items() if not is_open),
     )
     found = _EXPLORED.get(key)
-    if found is None or found[0] < budget:
+    if found is None or found.budget < budget:
         if len(_EXPLORED) >= _EXPLORED_MAX:
             _EXPLORED.clear()
-        found = _EXPLORED[key] = (budget, _dijkstra(st, u, occ, budget, nimble=nimble, ranger=ranger))
-    return found[1]
+        found = _EXPLORED[key] = Explored(
+            budget, *_dijkstra(st, u, occ, budget, nimble=nimble, ranger=ranger)
+        )
+    return found
 
 
-_EXPLORED: dict[object, tuple[int, Explored]] = {}
+_EXPLORED: dict[object, Explored] = {}
 _EXPLORED_MAX = 2048
 
 
 def _dijkstra(
     st: SkirmState, u: Unit, occ: dict[Cell, Unit], budget: int, *, nimble: bool, ranger: bool
-) -> Explored:
+) -> tuple[list[int], list[int], list[int]]:
     """Dijkstra by cost buckets (every step costs at least 1) over square indices; within a bucket squares
     are taken in square order, so ties between equally cheap paths always fall the same way."""
     assert u.pos is not None
