@@ -16,7 +16,6 @@ from engine.geometry.corners import (
     blocked_by_cell,
     blocked_lines,
     near_box,
-    scaled_cell,
     scaled_side,
     two_lines,
 )
@@ -517,26 +516,37 @@ def sees(st: SkirmState, a: Cell, b: Cell, *, ignore: tuple[str, ...] = ()) -> b
 @cache
 def static_clear_lines(map_id: str, a: Cell, b: Cell) -> int:
     """The corner lines from a to b (a mask, see :func:`engine.geometry.corners.blocked_lines`) that the
-    map's fixed sight blockers (:func:`static_sight_boxes`) leave clear. The maps never change, so this is
-    memoised per map and pair of squares."""
+    map's fixed sight blockers leave clear: high walls, low walls whose top rises 2+ above the higher end,
+    solid squares and squares 2+ higher than it (:func:`static_sight_walls`, :func:`tall_cells`). The maps
+    never change, so this is memoised per map and pair of squares."""
     m = maps()[map_id]
+    top = max(m.height[a], m.height[b])
+    lo_x, hi_x = 4 * min(a[0], b[0]), 4 * max(a[0], b[0]) + 4
+    lo_y, hi_y = 4 * min(a[1], b[1]), 4 * max(a[1], b[1]) + 4
     clear = ALL_LINES
-    for box in static_sight_boxes(map_id, max(m.height[a], m.height[b])):
-        if near_box(a, b, box):
+    for box in static_sight_walls(map_id, top):
+        if box[1] >= lo_x and box[0] <= hi_x and box[3] >= lo_y and box[2] <= hi_y:  # others meet no line
             clear &= ~blocked_lines(a, b, box)
+    lo_x, hi_x, lo_y, hi_y = lo_x // 4 - 1, hi_x // 4, lo_y // 4 - 1, hi_y // 4  # squares touching that area
+    for c in sorted_tall_cells(map_id, top):
+        if lo_x <= c[0] <= hi_x and lo_y <= c[1] <= hi_y:
+            clear &= ~blocked_by_cell(a, b, c)
     return clear
 
 
 @cache
-def static_sight_boxes(map_id: str, top: int) -> tuple[tuple[int, int, int, int], ...]:
-    """The map's fixed sight blockers seen between squares whose higher one is at ``top``: high walls,
-    low walls whose top rises 2+ above ``top``, solid squares and squares 2+ higher than ``top`` (as
-    scaled boxes)."""
+def static_sight_walls(map_id: str, top: int) -> tuple[tuple[int, int, int, int], ...]:
+    """The walls that block sight between squares whose higher one is at ``top`` (high walls, low walls
+    whose top rises 2+ above ``top``), as scaled boxes."""
     m = maps()[map_id]
     walls = sorted(m.high) + sorted(k for k in m.low if max(m.height[k[0]], m.height[k[1]]) + 1 >= top + 2)
-    return tuple(scaled_side(k) for k in walls) + tuple(
-        scaled_cell(c) for c in sorted(tall_cells(map_id, top))
-    )
+    return tuple(scaled_side(k) for k in walls)
+
+
+@cache
+def sorted_tall_cells(map_id: str, top: int) -> tuple[Cell, ...]:
+    """:func:`tall_cells` in square order."""
+    return tuple(sorted(tall_cells(map_id, top)))
 
 
 @cache
