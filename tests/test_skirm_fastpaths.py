@@ -139,7 +139,9 @@ def test_reach_and_paths_agree_with_a_plain_dijkstra(seed: int) -> None:
                         for dest, cost in want.items():
                             path = B.move_path(st, u, budget, dest, nimble=nimble, ranger=ranger)
                             assert path is not None and path[0] == u.pos and path[-1] == dest
-                            steps = [B.step_cost(st, x, y, ranger) for x, y in zip(path, path[1:], strict=False)]
+                            steps = [
+                                B.step_cost(st, x, y, ranger) for x, y in zip(path, path[1:], strict=False)
+                            ]
                             assert None not in steps and sum(s for s in steps if s is not None) == cost
                             checked += 1
                         assert u.pos is not None
