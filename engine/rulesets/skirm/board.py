@@ -356,10 +356,11 @@ def _explore(
     key = (
         bmap(st).id,
         u.pos,
+        seat,
         nimble,
         ranger,
-        frozenset((c, v.seat == seat, v.state == STANDING) for c, v in occ.items()),
-        frozenset(k for k, is_open in st.doors.items() if not is_open),
+        tuple([(c, v.seat, v.state) for c, v in occ.items()]),  # in the units' order: cheaper than a set
+        tuple([k for k, is_open in st.doors.items() if not is_open]),
     )
     found = _EXPLORED.get(key)
     if found is None or found.budget < budget:
