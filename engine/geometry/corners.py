@@ -198,6 +198,34 @@ def blocked_lines(a: Cell, b: Cell, box: Box) -> int:
 
 @cache
 def _blocked_rel(dx: int, dy: int, box: Box) -> int:
+    # Mirror and transpose into dx >= dy >= 0 (exact in these integer coordinates; the cell of a spans
+    # 0..4, so x -> 4 - x keeps it and swaps its corners), compute there, and map the corners back.
+    x0, x1, y0, y1 = box
+    flip = 0
+    if dx < 0:
+        dx, x0, x1, flip = -dx, 4 - x1, 4 - x0, flip | 1
+    if dy < 0:
+        dy, y0, y1, flip = -dy, 4 - y1, 4 - y0, flip | 2
+    swap = dy > dx
+    mask = (
+        _blocked_canonical(dy, dx, (y0, y1, x0, x1)) if swap else _blocked_canonical(dx, dy, (x0, x1, y0, y1))
+    )
+    if not flip and not swap:
+        return mask
+    out = 0
+    for i in range(4):
+        ti = i ^ flip
+        ti = ((ti & 1) << 1 | ti >> 1) if swap else ti
+        for j in range(4):
+            tj = j ^ flip
+            tj = ((tj & 1) << 1 | tj >> 1) if swap else tj
+            if mask >> (4 * ti + tj) & 1:
+                out |= 1 << (4 * i + j)
+    return out
+
+
+@cache
+def _blocked_canonical(dx: int, dy: int, box: Box) -> int:
     mask = 0
     for i, p in enumerate(inset_corners((0, 0))):
         for j, q in enumerate(inset_corners((dx, dy))):
