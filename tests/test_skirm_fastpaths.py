@@ -100,7 +100,10 @@ def reach_reference(st: SkirmState, u: Unit, budget: int, nimble: bool, ranger: 
     """The rulebook's reach by a heap Dijkstra over :func:`B.step_cost`, squares -> cheapest cost."""
     assert u.pos is not None
     occ = B.occupancy(st)
-    danger = set() if nimble else B.enemy_zone(st, u.seat, occ)
+    danger = set()  # squares next to a Standing enemy
+    for c, v in occ.items():
+        if v.seat != u.seat and v.state == STANDING and not nimble:
+            danger.update(B.adjacent_cells(st, c))
     best = {u.pos: 0}
     heap = [(0, u.pos)]
     while heap:

@@ -270,15 +270,6 @@ def _step(fm: _MapOnly, a: Cell, b: Cell, ranger: bool) -> int | None:
     return base + leave
 
 
-def enemy_zone(st: SkirmState, seat: str, occ: dict[Cell, Unit]) -> set[Cell]:
-    """Squares adjacent to a Standing unit of the other squad."""
-    out: set[Cell] = set()
-    for c, u in occ.items():
-        if u.seat != seat and u.state == STANDING:
-            out.update(adjacent_cells(st, c))
-    return out
-
-
 def move_squares(
     st: SkirmState, u: Unit, budget: int, *, nimble: bool, ranger: bool, occ: dict[Cell, Unit] | None = None
 ) -> list[Cell]:
@@ -296,10 +287,8 @@ def move_squares(
     if squares is None:
         cost, cells = found.cost, CELLS
         squares = found.squares[budget] = [
-            cells[i]
-            for i in sorted(found.reached)
-            if cost[i] <= budget and cells[i] not in occ and cells[i] != u.pos
-        ]
+            cells[i] for i in sorted(found.reached) if cost[i] <= budget and cells[i] not in occ
+        ]  # the unit's own square is in ``occ``
     return squares
 
 
@@ -388,14 +377,15 @@ def _dijkstra(
     n_cells = SIZE * SIZE
     occupied = [False] * n_cells
     foe = [False] * n_cells  # may not enter (without Nimble)
-    for (x, y), v in occ.items():
-        occupied[x * SIZE + y] = True
+    stop = [False] * n_cells  # may stop there, not pass through: enemies and their zone (without Nimble)
+    for c, v in occ.items():
+        i = c[0] * SIZE + c[1]
+        occupied[i] = True
         if v.seat != seat and not nimble:
-            foe[x * SIZE + y] = True
-    stop = foe.copy()  # may stop there, not pass through (without Nimble)
-    if not nimble:
-        for x, y in enemy_zone(st, seat, occ):
-            stop[x * SIZE + y] = True
+            foe[i] = stop[i] = True
+            if v.state == STANDING:
+                for x, y in adjacent_cells(st, c):
+                    stop[x * SIZE + y] = True
     start = u.pos[0] * SIZE + u.pos[1]
     cost = [_FAR] * n_cells
     prev = [-1] * n_cells
