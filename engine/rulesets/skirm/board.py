@@ -378,13 +378,13 @@ def _dijkstra(
     occupied = [False] * n_cells
     foe = [False] * n_cells  # may not enter (without Nimble)
     stop = [False] * n_cells  # may stop there, not pass through: enemies and their zone (without Nimble)
-    for c, v in occ.items():
-        i = c[0] * SIZE + c[1]
+    for sq, v in occ.items():
+        i = sq[0] * SIZE + sq[1]
         occupied[i] = True
         if v.seat != seat and not nimble:
             foe[i] = stop[i] = True
             if v.state == STANDING:
-                for x, y in adjacent_cells(st, c):
+                for x, y in adjacent_cells(st, sq):
                     stop[x * SIZE + y] = True
     start = u.pos[0] * SIZE + u.pos[1]
     cost = [_FAR] * n_cells
