@@ -928,10 +928,13 @@ def listing(st: SkirmState, seat: str) -> list[Group]:
         out.append(Group([Command("end", (), f"End {u.name}'s activation")]))
         out += unit_actions(st, u, basic_only=False)
     else:
-        out.append(Group([Command("activate", (u.id,), f"Activate {u.name}") for u in st.units.values()
-                          if u.seat == seat and R.can_activate(u)]))  # fmt: skip
+        out.append(Group([u for u in st.units.values() if u.seat == seat and R.can_activate(u)], _activate))
     out.append(Group(skill_commands(st, seat)))
     return out
+
+
+def _activate(u: Unit) -> Command:
+    return Command("activate", (u.id,), f"Activate {u.name}")
 
 
 def _deploy_maker(u: Unit) -> Callable[[Cell], Command]:
@@ -975,9 +978,10 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Group]:
         v for v in (("crawl",) if u.state == DOWNED else ("move", "dash")) if _afford(st, u, v) is not None
     ]
     if moves:
-        for verb in moves:
-            move_cost, budget = R.action_cost(st, u, KEYS[verb], BASE_COST[verb]), move_budget(st, u, verb)
-            squares = B.move_squares(st, u, budget, nimble=nimble, ranger=crawler, occ=occ)
+        budgets = tuple(move_budget(st, u, verb) for verb in moves)
+        found = B.move_squares_by_budget(st, u, budgets, nimble=nimble, ranger=crawler, occ=occ)
+        for verb, squares in zip(moves, found, strict=True):
+            move_cost = R.action_cost(st, u, KEYS[verb], BASE_COST[verb])
             groups.append(Group(squares, _move_maker(u, verb, move_cost)))
     groups.append(Group(out))
     if u.state == DOWNED:

@@ -280,16 +280,32 @@ def move_squares(
     pass through a square occupied by an enemy or adjacent to a Standing enemy (it may stop there);
     a diagonal step needs both side squares free of units.
     """
+    return move_squares_by_budget(st, u, (budget,), nimble=nimble, ranger=ranger, occ=occ)[0]
+
+
+def move_squares_by_budget(
+    st: SkirmState,
+    u: Unit,
+    budgets: tuple[int, ...],
+    *,
+    nimble: bool,
+    ranger: bool,
+    occ: dict[Cell, Unit] | None = None,
+) -> list[list[Cell]]:
+    """:func:`move_squares` for each of several budgets (a Move and a Dash), from one exploration."""
     assert u.pos is not None
     occ = occupancy(st) if occ is None else occ
-    found = _explore(st, u, occ, budget, nimble=nimble, ranger=ranger)
-    squares = found.squares.get(budget)
-    if squares is None:
-        cost, cells = found.cost, CELLS
-        squares = found.squares[budget] = [
-            cells[i] for i in sorted(found.reached) if cost[i] <= budget and cells[i] not in occ
-        ]  # the unit's own square is in ``occ``
-    return squares
+    found = _explore(st, u, occ, max(budgets), nimble=nimble, ranger=ranger)
+    out = []
+    for budget in budgets:
+        squares = found.squares.get(budget)
+        if squares is None:
+            cost, cells = found.cost, CELLS
+            squares = found.squares[budget] = [
+                cells[i] for i in sorted(found.reached) if cost[i] <= budget and cells[i] not in occ
+            ]  # the unit's own square is in ``occ``
+        out.append(squares)
+    return out
 
 
 def move_path(
