@@ -11,6 +11,7 @@ and exact.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 
 from engine.geometry.square import Cell, EdgeKey
 
@@ -175,3 +176,85 @@ def in_sight(
 ) -> bool:
     """Two-lines rule: two clear lines from one corner of ``a`` to two corners of ``b``."""
     return sight_count(a, b, edges, cell_blocks) >= 2
+
+
+# -- sight lines as bit masks (fast path) -------------------------------------------------------------------
+# The 16 lines from the inset corners of ``a`` to those of ``b`` are numbered 4 * i + j (corner i of a,
+# corner j of b, in :func:`inset_corners` order). A mask has bit 4 * i + j set for each such line.
+
+ALL_LINES = 0xFFFF
+_TWO_OR_MORE = tuple(bin(r).count("1") >= 2 for r in range(16))
+
+
+def blocked_lines(a: Cell, b: Cell, box: Box) -> int:
+    """The mask of the 16 corner lines from ``a`` to ``b`` that meet the scaled ``box`` (not at their ends).
+
+    Exact (the same test as :func:`clear_line`); memoised on the positions relative to ``a``, since the
+    geometry does not change under whole-square shifts.
+    """
+    ox, oy = 4 * a[0], 4 * a[1]
+    return _blocked_rel(b[0] - a[0], b[1] - a[1], (box[0] - ox, box[1] - ox, box[2] - oy, box[3] - oy))
+
+
+@cache
+def _blocked_rel(dx: int, dy: int, box: Box) -> int:
+    # Mirror and transpose into dx >= dy >= 0 (exact in these integer coordinates; the cell of a spans
+    # 0..4, so x -> 4 - x keeps it and swaps its corners), compute there, and map the corners back.
+    x0, x1, y0, y1 = box
+    flip = 0
+    if dx < 0:
+        dx, x0, x1, flip = -dx, 4 - x1, 4 - x0, flip | 1
+    if dy < 0:
+        dy, y0, y1, flip = -dy, 4 - y1, 4 - y0, flip | 2
+    swap = dy > dx
+    mask = (
+        _blocked_canonical(dy, dx, (y0, y1, x0, x1)) if swap else _blocked_canonical(dx, dy, (x0, x1, y0, y1))
+    )
+    if not flip and not swap:
+        return mask
+    out = 0
+    for i in range(4):
+        ti = i ^ flip
+        ti = ((ti & 1) << 1 | ti >> 1) if swap else ti
+        for j in range(4):
+            tj = j ^ flip
+            tj = ((tj & 1) << 1 | tj >> 1) if swap else tj
+            if mask >> (4 * ti + tj) & 1:
+                out |= 1 << (4 * i + j)
+    return out
+
+
+@cache
+def _blocked_canonical(dx: int, dy: int, box: Box) -> int:
+    mask = 0
+    for i, p in enumerate(inset_corners((0, 0))):
+        for j, q in enumerate(inset_corners((dx, dy))):
+            if meets(p, q, box):
+                mask |= 1 << (4 * i + j)
+    return mask
+
+
+def blocked_by_cell(a: Cell, b: Cell, c: Cell) -> int:
+    """:func:`blocked_lines` for the square ``c`` (a standing model, a solid block)."""
+    return _cell_rel(b[0] - a[0], b[1] - a[1], c[0] - a[0], c[1] - a[1])
+
+
+@cache
+def _cell_rel(dx: int, dy: int, cx: int, cy: int) -> int:
+    return _blocked_rel(dx, dy, (4 * cx, 4 * cx + 4, 4 * cy, 4 * cy + 4))
+
+
+def near_box(a: Cell, b: Cell, box: Box) -> bool:
+    """Whether a scaled box lies within the scaled area spanned by ``a`` and ``b`` (others meet no line)."""
+    return (
+        box[1] >= 4 * min(a[0], b[0])
+        and box[0] <= 4 * max(a[0], b[0]) + 4
+        and box[3] >= 4 * min(a[1], b[1])
+        and box[2] <= 4 * max(a[1], b[1]) + 4
+    )
+
+
+def two_lines(clear: int) -> bool:
+    """Two-lines rule on a mask of clear lines: some corner of ``a`` has two clear lines to ``b``."""
+    two = _TWO_OR_MORE
+    return two[clear & 15] or two[(clear >> 4) & 15] or two[(clear >> 8) & 15] or two[clear >> 12]

@@ -14,7 +14,8 @@ asked about order re-rolls / skills against attacks).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from engine.core import Command, Event
 from engine.errors import AmbiguousCommand, IllegalCommand, NotYourTurn, UnknownCommand
@@ -205,10 +206,10 @@ def shot_problem(
     return ""
 
 
-def can_shoot_now(st: SkirmState, u: Unit) -> str:
-    """Why ``u`` may not make any ranged attack now ('' when it may)."""
+def can_shoot_now(st: SkirmState, u: Unit, occ: dict[Cell, Unit] | None = None) -> str:
+    """Why ``u`` may not make any ranged attack now ('' when it may). ``occ``: the occupancy, if known."""
     assert u.pos is not None
-    if B.standing_enemy_adjacent(st, u.seat, u.pos):
+    if B.standing_enemy_adjacent(st, u.seat, u.pos, occ):
         return f"{u.name} has a Standing enemy adjacent and cannot make ranged attacks."
     return ""
 
@@ -448,7 +449,7 @@ def chk_move(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
             )
     else:
         budget = move_budget(st, u, verb)
-        if c not in B.reach(st, u, budget, nimble=R.has(u, "NMB"), ranger=crawl_ranger(u, verb)):
+        if B.move_path(st, u, budget, c, nimble=R.has(u, "NMB"), ranger=crawl_ranger(u, verb)) is None:
             raise IllegalCommand(
                 f"{u.name} cannot reach {cell_name(c)} with {budget} square(s) of movement "
                 "(difficult ground, low walls and climbing cost more; enemies block passage)."
@@ -751,7 +752,9 @@ def play_action(st: SkirmState, c: Command, ev: list[Event]) -> None:
             path = dict(B.leap_cells(st, u, R.ut(u).leap, nimble=R.has(u, "NMB")))[dest]
         else:
             budget = move_budget(st, u, v)
-            path = B.reach(st, u, budget, nimble=R.has(u, "NMB"), ranger=crawl_ranger(u, v))[dest]
+            found = B.move_path(st, u, budget, dest, nimble=R.has(u, "NMB"), ranger=crawl_ranger(u, v))
+            assert found is not None  # checked
+            path = found
         u.pos = dest
         if v == "move" and not free:
             u.moved = True
@@ -846,49 +849,115 @@ def play_skill(st: SkirmState, c: Command, ev: list[Event]) -> None:
 
 def legal(st: SkirmState, seat: str) -> list[Command]:
     """Every command ``seat`` may play now (exactly those :func:`check` accepts, in a stable order)."""
+    return [c for group in listing(st, seat) for c in group]
+
+
+class Group:
+    """Commands listed lazily, in order: ``make(item)`` for each item. Self-play picks one by index and
+    builds only that one (:func:`pick`); iterating builds them all."""
+
+    __slots__ = ("items", "make")
+
+    def __init__(self, items: Sequence[Any], make: Callable[[Any], Command] | None = None) -> None:
+        self.items = items
+        self.make = make
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, i: int) -> Command:
+        item = self.items[i]
+        return item if self.make is None else self.make(item)
+
+    def __iter__(self) -> Iterator[Command]:
+        return iter(self.items) if self.make is None else map(self.make, self.items)
+
+
+def pick(groups: list[Group], i: int) -> Command:
+    """The ``i``-th command of the listing (0-based, as :func:`legal` would list it)."""
+    for g in groups:
+        n = len(g.items)
+        if i < n:
+            return g[i]
+        i -= n
+    raise IndexError(i)
+
+
+def listing(st: SkirmState, seat: str) -> list[Group]:
+    """:func:`legal` as groups of commands built on demand (same commands, same order)."""
     w = R.waiting(st)
     if w is None or w[0] != seat:
         return []
     mode = w[1]
     if mode == "reroll":
         dice, _, _ = R.frame_dice(st.stack[-1])
-        return [Command("keep", (), "Keep the dice")] + [
-            Command(
-                "reroll",
-                (str(n),),
-                f"Spend 1 Tactical Order to re-roll die {n} ({with_article(str(dice[n - 1]))})",
+        return [
+            Group(
+                [Command("keep", (), "Keep the dice")]
+                + [
+                    Command(
+                        "reroll",
+                        (str(n),),
+                        f"Spend 1 Tactical Order to re-roll die {n} ({with_article(str(dice[n - 1]))})",
+                    )
+                    for n in R.reroll_choices(st)
+                ]
             )
-            for n in R.reroll_choices(st)
         ]
     if mode == "chain":
-        return chain_commands(st)
+        return [Group(chain_commands(st))]
     if mode == "push":
-        return push_commands(st)
+        return [Group(push_commands(st))]
     if mode == "react":
-        return react_commands(st, seat)
+        return [Group(react_commands(st, seat))]
     if mode == "zone":
-        return [Command("zone", (z,), f"Deploy in the {z} zone") for z in B.mission(st).zones]
+        return [Group([Command("zone", (z,), f"Deploy in the {z} zone") for z in B.mission(st).zones])]
     if mode == "deploy":
-        out = []
-        for u in st.units.values():
-            if u.seat == seat and u.state == RESERVE:
-                for c in B.deploy_cells(st, u):
-                    out.append(Command("deploy", (u.id, cell_name(c)), f"Deploy {u.name} on {cell_name(c)}"))
-        return out
-    out = []
+        return [
+            Group(B.deploy_cells(st, u), _deploy_maker(u))
+            for u in st.units.values()
+            if u.seat == seat and u.state == RESERVE
+        ]
+    out: list[Group] = []
     if st.ordered:
-        out.append(Command("end", (), f"{st.units[st.ordered].name} skips the ordered action"))
+        out.append(Group([Command("end", (), f"{st.units[st.ordered].name} skips the ordered action")]))
         out += unit_actions(st, st.units[st.ordered], basic_only=True)
         return out
     if st.active:
         u = st.units[st.active]
-        out.append(Command("end", (), f"End {u.name}'s activation"))
+        out.append(Group([Command("end", (), f"End {u.name}'s activation")]))
         out += unit_actions(st, u, basic_only=False)
     else:
-        out += [Command("activate", (u.id,), f"Activate {u.name}") for u in st.units.values()
-                if u.seat == seat and R.can_activate(u)]  # fmt: skip
-    out += skill_commands(st, seat)
+        out.append(Group([u for u in st.units.values() if u.seat == seat and R.can_activate(u)], _activate))
+    out.append(Group(skill_commands(st, seat)))
     return out
+
+
+def _activate(u: Unit) -> Command:
+    return Command("activate", (u.id,), f"Activate {u.name}")
+
+
+def _deploy_maker(u: Unit) -> Callable[[Cell], Command]:
+    def make(c: Cell) -> Command:
+        return Command("deploy", (u.id, cell_name(c)), f"Deploy {u.name} on {cell_name(c)}")
+
+    return make
+
+
+def _move_maker(u: Unit, verb: str, cost: int) -> Callable[[Cell], Command]:
+    def make(c: Cell) -> Command:
+        return Command(
+            verb, (u.id, cell_name(c)), f"{verb.capitalize()} {u.name} to {cell_name(c)} ({cost} ACT)"
+        )
+
+    return make
+
+
+def _leap_maker(u: Unit, cost: int) -> Callable[[Cell], Command]:
+    def make(c: Cell) -> Command:
+        return Command("leap", (u.id, cell_name(c)), f"Leap {u.name} to {cell_name(c)} ({cost} ACT)")
+
+    return make
 
 
 def _afford(st: SkirmState, u: Unit, verb: str, w: Weapon | None = None) -> int | None:
@@ -896,38 +965,40 @@ def _afford(st: SkirmState, u: Unit, verb: str, w: Weapon | None = None) -> int 
     return cost if R.can_pay(st, u, cost) else None
 
 
-def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Command]:
-    """Every action the unit may take now."""
+def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Group]:
+    """Every action the unit may take now (as groups: moves by square, then the rest)."""
+    groups: list[Group] = []
     out: list[Command] = []
     if u.pos is None:
-        return out
+        return groups
+    occ = B.occupancy(st)
     nimble = R.has(u, "NMB")
     crawler = crawl_ranger(u, "crawl" if u.state == DOWNED else "move")
     moves = [
         v for v in (("crawl",) if u.state == DOWNED else ("move", "dash")) if _afford(st, u, v) is not None
     ]
     if moves:
-        found = B.reach_costs(st, u, max(move_budget(st, u, v) for v in moves), nimble=nimble, ranger=crawler)
-        for verb in moves:
-            move_cost, budget = R.action_cost(st, u, KEYS[verb], BASE_COST[verb]), move_budget(st, u, verb)
-            for c in sorted(c for c, (n, _) in found.items() if n <= budget):
-                text = f"{verb.capitalize()} {u.name} to {cell_name(c)} ({move_cost} ACT)"
-                out.append(Command(verb, (u.id, cell_name(c)), text))
+        budgets = tuple(move_budget(st, u, verb) for verb in moves)
+        found = B.move_squares_by_budget(st, u, budgets, nimble=nimble, ranger=crawler, occ=occ)
+        for verb, squares in zip(moves, found, strict=True):
+            move_cost = R.action_cost(st, u, KEYS[verb], BASE_COST[verb])
+            groups.append(Group(squares, _move_maker(u, verb, move_cost)))
+    groups.append(Group(out))
     if u.state == DOWNED:
         cost = _afford(st, u, "recover")
         if cost is not None:
             out.append(Command("recover", (u.id, u.id), recover_label(u, u, cost)))
-        return out
+        return groups
     if not basic_only and R.ut(u).leap:
         cost = _afford(st, u, "leap")
         if cost is not None:
-            for c in sorted({x for x, _ in B.leap_cells(st, u, R.ut(u).leap, nimble=nimble)}):
-                out.append(
-                    Command("leap", (u.id, cell_name(c)), f"Leap {u.name} to {cell_name(c)} ({cost} ACT)")
-                )
-    occ = B.occupancy(st)
+            spots = sorted({x for x, _ in B.leap_cells(st, u, R.ut(u).leap, nimble=nimble)})
+            groups.append(Group(spots, _leap_maker(u, cost)))
+            out = []
+            groups.append(Group(out))
     enemies = [v for v in st.units.values() if v.seat != u.seat and B.on_map(v) and v.pos is not None]
-    shoot_ok = not can_shoot_now(st, u)
+    shoot_ok = not can_shoot_now(st, u, occ)
+    touching = [v for v in enemies if v.pos is not None and chebyshev(u.pos, v.pos) == 1]  # melee needs that
     for wid in u.weapons:
         w = R.wp(wid)
         if w.ranged and shoot_ok and (cost := _afford(st, u, "shoot", w)) is not None:
@@ -937,15 +1008,18 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Command]:
                 near = {n for c in occ for n in B.adjacent_cells(st, c)}  # an empty blast square needs a unit
                 cells = sorted(c for c in near | set(occ) if chebyshev(u.pos, c) <= reach_w
                                and (c not in occ or occ[c].seat != u.seat))  # fmt: skip
-            else:
-                cells = sorted(v.pos for v in enemies if v.pos is not None)
+            else:  # out of range is one of shot_problem's refusals: skip those early
+                reach_w = weapon_range(st, w)
+                cells = sorted(
+                    v.pos for v in enemies if v.pos is not None and chebyshev(u.pos, v.pos) <= reach_w
+                )
             for c in cells:
                 if not shot_problem(st, u, w, c, occ):
                     t = occ.get(c)
                     out.append(Command("shoot", (u.id, w.id, t.id if t else cell_name(c)),
                                        f"{u.name} shoots {t.name if t else cell_name(c)} with the {w.name} ({cost} ACT)"))  # fmt: skip
         if (not w.ranged or w.has("MCR")) and (cost := _afford(st, u, "fight", w)) is not None:
-            for v in enemies:
+            for v in touching:
                 if not melee_problem(st, u, w, v):
                     out.append(
                         Command(
@@ -972,7 +1046,7 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Command]:
             if v.seat == u.seat and v.state == DOWNED and v.pos is not None and B.adjacent(st, u.pos, v.pos):
                 out.append(Command("recover", (u.id, v.id), recover_label(u, v, cost)))
     if basic_only:
-        return out
+        return groups
     if R.has(u, "CMD") and (cost := _afford(st, u, "order")) is not None:
         for v in st.units.values():
             mate = v.seat == u.seat and v.id != u.id and B.on_map(v) and v.pos is not None
@@ -985,9 +1059,11 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Command]:
                     )
                 )
     for verb in B.mission(st).actions:
+        if not (u.carrying if verb == "upload" else objective_here(st, u)):
+            continue  # chk_mission's first refusals, checked without raising
         with contextlib.suppress(IllegalCommand):
             out.append(chk_mission(st, u, verb, []))
-    return out
+    return groups
 
 
 def skill_commands(st: SkirmState, seat: str) -> list[Command]:

@@ -8,13 +8,19 @@ be open). Movement costs follow the rulebook: leaving difficult terrain costs 2,
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Iterator
 from functools import cache
 
-from engine.geometry.corners import scaled_cell, scaled_side, sight_count_boxes
+from engine.geometry.corners import (
+    ALL_LINES,
+    blocked_by_cell,
+    blocked_lines,
+    near_box,
+    scaled_side,
+    two_lines,
+)
 from engine.geometry.square import KING, Cell, EdgeKey, chebyshev, corner_step_open, edge_key
-from engine.rulesets.skirm.content import SIZE, BattleMap, Mission, missions, unit_type
+from engine.rulesets.skirm.content import SIZE, BattleMap, Mission, maps, missions, unit_type
 from engine.rulesets.skirm.state import DOWNED, OUT, RESERVE, STANDING, SkirmState, Unit
 
 
@@ -71,14 +77,41 @@ def adjacent(st: SkirmState, a: Cell, b: Cell) -> bool:
     routes = adjacency_table(bmap(st).id).get(a, {}).get(b)
     if routes is None:
         return False
-    return any(all(st.doors[d] for d in route) for route in routes)
+    return () in routes or any(all(st.doors[d] for d in route) for route in routes)
 
 
-def adjacent_cells(st: SkirmState, c: Cell) -> list[Cell]:
+def adjacent_cells(st: SkirmState, c: Cell) -> tuple[Cell, ...]:
     """The squares adjacent to ``c`` under Skirm adjacency (height, high walls, doors as they stand)."""
-    row = adjacency_table(bmap(st).id).get(c, {})
+    fixed, by_doors = adjacency_rows(bmap(st).id)
+    row = fixed.get(c)
+    if row is not None:
+        return row
     doors = st.doors
-    return [n for n, routes in row.items() if any(all(doors[d] for d in route) for route in routes)]
+    return tuple(
+        n
+        for n, routes in by_doors.get(c, ())
+        if routes is None or any(all(doors[d] for d in route) for route in routes)
+    )
+
+
+@cache
+def adjacency_rows(
+    map_id: str,
+) -> tuple[
+    dict[Cell, tuple[Cell, ...]], dict[Cell, tuple[tuple[Cell, tuple[tuple[EdgeKey, ...], ...] | None], ...]]
+]:
+    """:func:`adjacency_table` split for speed: squares whose adjacency no door affects (cell -> the
+    adjacent squares), and the others (cell -> (square, ways needing doors, or None when one way needs
+    none)), both in the table's order."""
+    fixed: dict[Cell, tuple[Cell, ...]] = {}
+    by_doors: dict[Cell, tuple[tuple[Cell, tuple[tuple[EdgeKey, ...], ...] | None], ...]] = {}
+    for c, row in adjacency_table(map_id).items():
+        entries = tuple((n, None if () in routes else routes) for n, routes in row.items())
+        if all(routes is None for _, routes in entries):
+            fixed[c] = tuple(n for n, _ in entries)
+        else:
+            by_doors[c] = entries
+    return fixed, by_doors
 
 
 @cache
@@ -88,8 +121,6 @@ def adjacency_table(map_id: str) -> dict[Cell, dict[Cell, tuple[tuple[EdgeKey, .
     Side neighbours have one way (through the shared side); corner neighbours have up to two (round either
     side square, which must not be solid and must cross no high wall).
     """
-    from engine.rulesets.skirm.content import maps
-
     m = maps()[map_id]
 
     def solid_(c: Cell) -> bool:
@@ -174,24 +205,26 @@ def step_cost(st: SkirmState, a: Cell, b: Cell, ranger: bool) -> int | None:
 
 
 @cache
-def step_table(map_id: str, ranger: bool) -> dict[Cell, tuple[tuple[Cell, int, EdgeKey | None, bool], ...]]:
-    """Every possible step on a map with all doors open: cell -> ((to, cost, door crossed, diagonal), ...).
+def step_table(
+    map_id: str, ranger: bool
+) -> dict[Cell, tuple[tuple[Cell, int, EdgeKey | None, tuple[Cell, Cell] | None], ...]]:
+    """Every possible step on a map with all doors open: cell -> ((to, cost, door crossed, the two side
+    squares of a diagonal step or None), ...).
 
     Doors are the only edges that change in play, so a step through a door is kept with its door key
     and is usable only while that door is open.
     """
-    from engine.rulesets.skirm.content import maps
-
     m = maps()[map_id]
     fake = _MapOnly(m)
-    out: dict[Cell, tuple[tuple[Cell, int, EdgeKey | None, bool], ...]] = {}
+    out: dict[Cell, tuple[tuple[Cell, int, EdgeKey | None, tuple[Cell, Cell] | None], ...]] = {}
     for c in m.terrain:
         steps = []
         for n in around(c):
             cost = _step(fake, c, n, ranger)
             if cost is not None:
                 door = edge_key(c, n) if edge_key(c, n) in m.doors else None
-                steps.append((n, cost, door, n[0] != c[0] and n[1] != c[1]))
+                sides = ((n[0], c[1]), (c[0], n[1])) if n[0] != c[0] and n[1] != c[1] else None
+                steps.append((n, cost, door, sides))
         out[c] = tuple(steps)
     return out
 
@@ -237,67 +270,186 @@ def _step(fm: _MapOnly, a: Cell, b: Cell, ranger: bool) -> int | None:
     return base + leave
 
 
-def enemy_zone(st: SkirmState, seat: str, occ: dict[Cell, Unit]) -> set[Cell]:
-    """Squares adjacent to a Standing unit of the other squad."""
-    out: set[Cell] = set()
-    for c, u in occ.items():
-        if u.seat != seat and u.state == STANDING:
-            out.update(adjacent_cells(st, c))
-    return out
-
-
-def reach(st: SkirmState, u: Unit, budget: int, *, nimble: bool, ranger: bool) -> dict[Cell, list[Cell]]:
-    """Squares the unit may end a move on with ``budget`` squares of movement, each with its path."""
-    return {c: path for c, (_cost, path) in reach_costs(st, u, budget, nimble=nimble, ranger=ranger).items()}
-
-
-def reach_costs(
-    st: SkirmState, u: Unit, budget: int, *, nimble: bool, ranger: bool
-) -> dict[Cell, tuple[int, list[Cell]]]:
-    """Squares the unit may end a move on with ``budget`` squares of movement: cell -> (cost, path).
+def move_squares(
+    st: SkirmState, u: Unit, budget: int, *, nimble: bool, ranger: bool, occ: dict[Cell, Unit] | None = None
+) -> list[Cell]:
+    """Squares the unit may end a move on with ``budget`` squares of movement, in square order (a shared
+    list: do not change it). ``occ``: the occupancy, if known.
 
     One unit per square (friends may be passed through, not stopped on). Without Nimble a unit may not
     pass through a square occupied by an enemy or adjacent to a Standing enemy (it may stop there);
     a diagonal step needs both side squares free of units.
     """
+    return move_squares_by_budget(st, u, (budget,), nimble=nimble, ranger=ranger, occ=occ)[0]
+
+
+def move_squares_by_budget(
+    st: SkirmState,
+    u: Unit,
+    budgets: tuple[int, ...],
+    *,
+    nimble: bool,
+    ranger: bool,
+    occ: dict[Cell, Unit] | None = None,
+) -> list[list[Cell]]:
+    """:func:`move_squares` for each of several budgets (a Move and a Dash), from one exploration."""
     assert u.pos is not None
-    occ = occupancy(st)
-    table = step_table(bmap(st).id, ranger)
-    danger = set() if nimble else enemy_zone(st, u.seat, occ)
-    start = u.pos
-    best: dict[Cell, tuple[int, Cell | None]] = {start: (0, None)}
-    heap: list[tuple[int, Cell]] = [(0, start)]
-    while heap:
-        cost, c = heapq.heappop(heap)
-        if cost > best[c][0]:
-            continue
-        if c != start and not nimble:
-            here = occ.get(c)
-            if (here is not None and here.seat != u.seat) or c in danger:
-                continue  # may stop here, may not pass through
-        for n, step, door, diagonal in table[c]:
-            nc = cost + step
-            if nc > budget or (door is not None and not st.doors[door]):
-                continue
-            if diagonal and ((n[0], c[1]) in occ or (c[0], n[1]) in occ):
-                continue
-            other = occ.get(n)
-            if other is not None and other.seat != u.seat and not nimble:
-                continue
-            if n not in best or nc < best[n][0]:
-                best[n] = (nc, c)
-                heapq.heappush(heap, (nc, n))
-    out: dict[Cell, tuple[int, list[Cell]]] = {}
-    for c in best:
-        if c == start or c in occ:
-            continue
-        path = [c]
-        p = best[c][1]
-        while p is not None:
-            path.append(p)
-            p = best[p][1]
-        out[c] = (best[c][0], list(reversed(path)))
+    occ = occupancy(st) if occ is None else occ
+    found = _explore(st, u, occ, max(budgets), nimble=nimble, ranger=ranger)
+    out = []
+    for budget in budgets:
+        squares = found.squares.get(budget)
+        if squares is None:
+            cost, cells = found.cost, CELLS
+            squares = found.squares[budget] = [
+                cells[i] for i in sorted(found.reached) if cost[i] <= budget and cells[i] not in occ
+            ]  # the unit's own square is in ``occ``
+        out.append(squares)
     return out
+
+
+def move_path(
+    st: SkirmState, u: Unit, budget: int, dest: Cell, *, nimble: bool, ranger: bool
+) -> list[Cell] | None:
+    """The cheapest path (start to ``dest``) of a move with ``budget`` squares of movement, as
+    :func:`move_squares` allows it; None when the unit cannot end a move on ``dest``."""
+    occ = occupancy(st)
+    found = _explore(st, u, occ, budget, nimble=nimble, ranger=ranger)
+    i = dest[0] * SIZE + dest[1]
+    if not on_board(dest) or found.cost[i] > budget or dest in occ or dest == u.pos:
+        return None
+    path = []
+    while i >= 0:
+        path.append(CELLS[i])
+        i = found.prev[i]
+    path.reverse()
+    return path
+
+
+CELLS = tuple((x, y) for x in range(SIZE) for y in range(SIZE))  # square of index x * SIZE + y
+_FAR = 1 << 30  # the cost of a square not reached
+
+
+class Explored:
+    """Cheapest costs from a unit's square, by square index (``x * SIZE + y``): ``cost`` (``_FAR`` if not
+    reached) and ``prev`` (the previous square, -1 for none) of every square, the squares ``reached`` in
+    the order found, and :func:`move_squares`'s answers by budget once asked."""
+
+    __slots__ = ("budget", "cost", "prev", "reached", "squares")
+
+    def __init__(self, budget: int, cost: list[int], prev: list[int], reached: list[int]) -> None:
+        self.budget = budget
+        self.cost = cost
+        self.prev = prev
+        self.reached = reached
+        self.squares: dict[int, list[Cell]] = {}
+
+
+def _explore(
+    st: SkirmState, u: Unit, occ: dict[Cell, Unit], budget: int, *, nimble: bool, ranger: bool
+) -> Explored:
+    """The unit's :class:`Explored` costs: every square within ``budget`` is there (squares beyond it may
+    be too: callers keep those within their budget).
+
+    Memoised on everything the result depends on (map, unit's square and side, who stands where, which
+    doors are closed, Nimble, Ranger) and kept for smaller budgets, which find the same costs and paths
+    (cheaper squares are settled first): listing the moves and then playing one explores once.
+    The result is shared: callers must not change it.
+    """
+    assert u.pos is not None
+    seat = u.seat
+    key = (
+        bmap(st).id,
+        u.pos,
+        seat,
+        nimble,
+        ranger,
+        tuple([(c, v.seat, v.state) for c, v in occ.items()]),  # in the units' order: cheaper than a set
+        tuple([k for k, is_open in st.doors.items() if not is_open]),
+    )
+    found = _EXPLORED.get(key)
+    if found is None or found.budget < budget:
+        if len(_EXPLORED) >= _EXPLORED_MAX:
+            _EXPLORED.clear()
+        found = _EXPLORED[key] = Explored(
+            budget, *_dijkstra(st, u, occ, budget, nimble=nimble, ranger=ranger)
+        )
+    return found
+
+
+_EXPLORED: dict[object, Explored] = {}
+_EXPLORED_MAX = 2048
+
+
+def _dijkstra(
+    st: SkirmState, u: Unit, occ: dict[Cell, Unit], budget: int, *, nimble: bool, ranger: bool
+) -> tuple[list[int], list[int], list[int]]:
+    """Dijkstra by cost buckets (every step costs at least 1) over square indices; within a bucket squares
+    are taken in square order, so ties between equally cheap paths always fall the same way."""
+    assert u.pos is not None
+    table = step_index_table(bmap(st).id, ranger)
+    seat = u.seat
+    doors = st.doors
+    n_cells = SIZE * SIZE
+    occupied = [False] * n_cells
+    foe = [False] * n_cells  # may not enter (without Nimble)
+    stop = [False] * n_cells  # may stop there, not pass through: enemies and their zone (without Nimble)
+    for sq, v in occ.items():
+        i = sq[0] * SIZE + sq[1]
+        occupied[i] = True
+        if v.seat != seat and not nimble:
+            foe[i] = stop[i] = True
+            if v.state == STANDING:
+                for x, y in adjacent_cells(st, sq):
+                    stop[x * SIZE + y] = True
+    start = u.pos[0] * SIZE + u.pos[1]
+    cost = [_FAR] * n_cells
+    prev = [-1] * n_cells
+    cost[start] = 0
+    reached = [start]
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    buckets[0].append(start)
+    for k in range(budget):  # squares at the full budget lead nowhere (every step costs 1 or more)
+        bucket = buckets[k]
+        if len(bucket) > 1:
+            bucket.sort()
+        for c in bucket:
+            if cost[c] != k or (stop[c] and c != start):
+                continue
+            for n, step, door, s1, s2 in table[c]:
+                nc = k + step
+                if nc > budget or foe[n] or (door is not None and not doors[door]):
+                    continue
+                if s1 >= 0 and (occupied[s1] or occupied[s2]):
+                    continue
+                if nc < cost[n]:
+                    if cost[n] == _FAR:
+                        reached.append(n)
+                    cost[n] = nc
+                    prev[n] = c
+                    buckets[nc].append(n)
+    return cost, prev, reached
+
+
+@cache
+def step_index_table(
+    map_id: str, ranger: bool
+) -> tuple[tuple[tuple[int, int, EdgeKey | None, int, int], ...], ...]:
+    """:func:`step_table` by square index: for each index, (to, cost, door crossed, side squares of a
+    diagonal step or -1, -1)."""
+    out: list[tuple[tuple[int, int, EdgeKey | None, int, int], ...]] = [()] * (SIZE * SIZE)
+    for c, steps in step_table(map_id, ranger).items():
+        out[c[0] * SIZE + c[1]] = tuple(
+            (
+                n[0] * SIZE + n[1],
+                cost,
+                door,
+                -1 if sides is None else sides[0][0] * SIZE + sides[0][1],
+                -1 if sides is None else sides[1][0] * SIZE + sides[1][1],
+            )
+            for n, cost, door, sides in steps
+        )
+    return tuple(out)
 
 
 def leap_cells(st: SkirmState, u: Unit, reach_len: int, *, nimble: bool) -> list[tuple[Cell, list[Cell]]]:
@@ -339,34 +491,75 @@ def sees(st: SkirmState, a: Cell, b: Cell, *, ignore: tuple[str, ...] = ()) -> b
     those in ``ignore``). Terrain only 1 above the higher end hides a target partly: it gives cover (see
     :func:`in_cover`) but does not block, like a low wall on level ground.
     """
-    boxes = list(static_sight_boxes(bmap(st).id, max(height(st, a), height(st, b))))
-    boxes += [scaled_side(k) for k, is_open in st.doors.items() if not is_open]
+    clear = static_clear_lines(bmap(st).id, a, b)
+    if not two_lines(clear):
+        return False
+    for k, is_open in st.doors.items():
+        if not is_open:
+            box = scaled_side(k)
+            if near_box(a, b, box):
+                clear &= ~blocked_lines(a, b, box)
+    ax, ay = a
+    bx, by = b
+    lo_x, hi_x = (ax - 1, bx + 1) if ax <= bx else (bx - 1, ax + 1)
+    lo_y, hi_y = (ay - 1, by + 1) if ay <= by else (by - 1, ay + 1)
     for u in st.units.values():
-        if u.state == STANDING and u.pos is not None and u.id not in ignore and u.pos not in (a, b):
-            boxes.append(scaled_cell(u.pos))
-    return sight_count_boxes(a, b, boxes) >= 2
+        p = u.pos
+        if (
+            p is not None
+            and lo_x <= p[0] <= hi_x
+            and lo_y <= p[1] <= hi_y
+            and u.state == STANDING
+            and p != a
+            and p != b
+            and u.id not in ignore
+        ):
+            clear &= ~blocked_by_cell(a, b, p)
+            if not two_lines(clear):
+                return False
+    return two_lines(clear)
 
 
 @cache
-def static_sight_boxes(map_id: str, top: int) -> tuple[tuple[int, int, int, int], ...]:
-    """The map's fixed sight blockers seen between squares whose higher one is at ``top``: high walls,
-    low walls whose top rises 2+ above ``top``, solid squares and squares 2+ higher than ``top`` (as
-    scaled boxes)."""
-    from engine.rulesets.skirm.content import maps
+def static_clear_lines(map_id: str, a: Cell, b: Cell) -> int:
+    """The corner lines from a to b (a mask, see :func:`engine.geometry.corners.blocked_lines`) that the
+    map's fixed sight blockers leave clear: high walls, low walls whose top rises 2+ above the higher end,
+    solid squares and squares 2+ higher than it (:func:`static_sight_walls`, :func:`tall_cells`). The maps
+    never change, so this is memoised per map and pair of squares."""
+    m = maps()[map_id]
+    top = max(m.height[a], m.height[b])
+    lo_x, hi_x = 4 * min(a[0], b[0]), 4 * max(a[0], b[0]) + 4
+    lo_y, hi_y = 4 * min(a[1], b[1]), 4 * max(a[1], b[1]) + 4
+    clear = ALL_LINES
+    for box in static_sight_walls(map_id, top):
+        if box[1] >= lo_x and box[0] <= hi_x and box[3] >= lo_y and box[2] <= hi_y:  # others meet no line
+            clear &= ~blocked_lines(a, b, box)
+    lo_x, hi_x, lo_y, hi_y = lo_x // 4 - 1, hi_x // 4, lo_y // 4 - 1, hi_y // 4  # squares touching that area
+    for c in sorted_tall_cells(map_id, top):
+        if lo_x <= c[0] <= hi_x and lo_y <= c[1] <= hi_y:
+            clear &= ~blocked_by_cell(a, b, c)
+    return clear
 
+
+@cache
+def static_sight_walls(map_id: str, top: int) -> tuple[tuple[int, int, int, int], ...]:
+    """The walls that block sight between squares whose higher one is at ``top`` (high walls, low walls
+    whose top rises 2+ above ``top``), as scaled boxes."""
     m = maps()[map_id]
     walls = sorted(m.high) + sorted(k for k in m.low if max(m.height[k[0]], m.height[k[1]]) + 1 >= top + 2)
-    return tuple(scaled_side(k) for k in walls) + tuple(
-        scaled_cell(c) for c in sorted(tall_cells(map_id, top))
-    )
+    return tuple(scaled_side(k) for k in walls)
+
+
+@cache
+def sorted_tall_cells(map_id: str, top: int) -> tuple[Cell, ...]:
+    """:func:`tall_cells` in square order."""
+    return tuple(sorted(tall_cells(map_id, top)))
 
 
 @cache
 def tall_cells(map_id: str, top: int) -> frozenset[Cell]:
     """Squares that block sight between two squares whose higher one stands at ``top``: solid squares and
     squares at least 2 higher than ``top`` (1 higher hides a model only in part, like a low wall)."""
-    from engine.rulesets.skirm.content import maps
-
     m = maps()[map_id]
     return frozenset(c for c, t in m.terrain.items() if t == "X" or m.height[c] >= top + 2)
 

@@ -21,5 +21,6 @@ def next_seat(st: SkirmState) -> str | None:
 
 def sample(st: SkirmState, seat: str, rng: Chooser) -> Command | None:
     """A uniformly random legal command for ``seat``, standing-answer changes excluded (None: none)."""
-    options = [c for c in A.legal(st, seat) if c.verb != "react"]
-    return options[rng.below(len(options))] if options else None
+    groups = A.listing(st, seat)  # standing-answer changes ('react') are never listed
+    total = sum([len(g.items) for g in groups])
+    return A.pick(groups, rng.below(total)) if total else None
