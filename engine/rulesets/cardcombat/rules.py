@@ -70,8 +70,10 @@ def alive(st: CCState) -> list[dict[str, Any]]:
 
 def occupant(st: CCState, c: Cell) -> dict[str, Any] | None:
     """The figure standing on ``c`` (None: empty)."""
-    for f in alive(st):
-        if pos(f) == c:
+    x, y = c
+    for f in st.figures.values():
+        p = f["pos"]
+        if p[0] == x and p[1] == y and f["hp"] > 0 and not f.get("out"):
             return f
     return None
 
@@ -105,7 +107,68 @@ def sees(st: CCState, a: Cell, b: Cell, hero: bool = False) -> bool:
     """Line of sight, centre to centre; walls block, figures do not. Fog of War caps heroes at 4 squares."""
     if hero and "fog_of_war" in st.scenario["rules"] and chebyshev(a, b) > 4:
         return False
-    return line_of_sight(a, b, lambda _x, _y: False, lambda c: is_wall(st, c))
+    return geometry(st).sees(a, b)
+
+
+class Geometry:
+    """What one map's letters fix for good, worked out once per map (the rules ask for it on every step):
+    for every square the open steps from it, in :data:`KING` order, each with whether it lands on a trap,
+    and the lines of sight asked for so far. Built through :func:`step_ok`, :func:`is_wall` and
+    :func:`is_trap`, so it follows them exactly; a map whose letters change (an opened door) is another
+    map with its own geometry."""
+
+    __slots__ = ("sight", "steps", "walls")
+
+    def __init__(self, st: CCState) -> None:
+        w, h = size(st)
+        cells = [(x, y) for y in range(h) for x in range(w)]
+        self.walls = frozenset(c for c in cells if is_wall(st, c))
+        self.steps: dict[Cell, tuple[tuple[Cell, bool], ...]] = {}
+        for c in cells:
+            opens = ((c[0] + dx, c[1] + dy) for dx, dy in KING)
+            self.steps[c] = tuple((n, is_trap(st, n)) for n in opens if step_ok(st, c, n))
+        self.sight: dict[tuple[Cell, Cell], bool] = {}
+
+    def sees(self, a: Cell, b: Cell) -> bool:
+        """Line of sight from a to b (walls and off-map squares block)."""
+        key = (a, b)
+        seen = self.sight.get(key)
+        if seen is None:
+            walls = self.walls
+            seen = self.sight[key] = line_of_sight(
+                a, b, lambda _x, _y: False, lambda c: c in walls or not self.on_map(c)
+            )
+        return seen
+
+    def on_map(self, c: Cell) -> bool:
+        """Whether ``c`` is a square of the map."""
+        return c in self.steps
+
+
+_GEOMETRIES: dict[tuple[str, ...], Geometry] = {}
+
+
+def geometry(st: CCState) -> Geometry:
+    """The cached :class:`Geometry` of the state's map (keyed by the map's letters)."""
+    key = tuple(st.scenario["rows"])
+    geo = _GEOMETRIES.get(key)
+    if geo is None:
+        if len(_GEOMETRIES) >= 64:
+            del _GEOMETRIES[next(iter(_GEOMETRIES))]
+        geo = _GEOMETRIES[key] = Geometry(st)
+    return geo
+
+
+def open_steps(st: CCState, geo: Geometry, c: Cell) -> tuple[tuple[Cell, bool], ...]:
+    """The open steps from ``c`` with their trap flags (off the map too, where no cache entry is kept)."""
+    got = geo.steps.get(c)
+    if got is None:
+        got = tuple(
+            ((c[0] + dx, c[1] + dy), is_trap(st, (c[0] + dx, c[1] + dy)))
+            for dx, dy in KING
+            if step_ok(st, c, (c[0] + dx, c[1] + dy))
+        )
+    return got
 
 
 Walk = tuple[Cell, int]  # a cell reached and the traps crossed on the way there
@@ -123,18 +186,20 @@ def walks(st: CCState, f: dict[str, Any], limit: int) -> dict[Walk, tuple[int, W
     seen: dict[Walk, tuple[int, Walk | None]] = {(start, 0): (0, None)}
     fewest: dict[Cell, int] = {start: 0}
     queue: deque[Walk] = deque([(start, 0)])
+    geo = geometry(st)
+    steps_from = geo.steps.get
     while queue:
         state = queue.popleft()
         (c, t), steps = state, seen[state][0]
         if steps >= limit:
             continue
-        for dx, dy in KING:
-            n = (c[0] + dx, c[1] + dy)
-            if n in blockers or not step_ok(st, c, n, flying):
+        for n, trap in steps_from(c) or open_steps(st, geo, c):
+            if n in blockers:
                 continue
-            nxt = (n, t + (1 if is_trap(st, n) and not flying else 0))
-            if nxt[1] < fewest.get(n, 1 << 30):
-                fewest[n] = nxt[1]
+            traps = t + 1 if trap and not flying else t
+            if traps < fewest.get(n, 1 << 30):
+                fewest[n] = traps
+                nxt = (n, traps)
                 seen[nxt] = (steps + 1, state)
                 queue.append(nxt)
     return seen
@@ -184,17 +249,28 @@ def distance_map(st: CCState, f: dict[str, Any], avoid_traps: bool) -> dict[Cell
     start = pos(f)
     flying = bool(f.get("flying"))
     dist = {start: 0}
-    frontier = [(0, start)]
     blockers = {pos(g) for g in foes(st, f)}
+    geo = geometry(st)
+    if not avoid_traps or flying:  # every step weighs 1: breadth-first gives the same distances
+        queue = deque([start])
+        pop, push, steps_from = queue.popleft, queue.append, geo.steps.get
+        while queue:
+            c = pop()
+            nd = dist[c] + 1
+            for n, _trap in steps_from(c) or open_steps(st, geo, c):
+                if n not in dist and n not in blockers:
+                    dist[n] = nd
+                    push(n)
+        return dist
+    frontier = [(0, start)]
     while frontier:
         d, c = heapq.heappop(frontier)
         if d > dist.get(c, 1 << 30):
             continue
-        for dx, dy in KING:
-            n = (c[0] + dx, c[1] + dy)
-            if n in blockers or not step_ok(st, c, n, flying):
+        for n, trap in open_steps(st, geo, c):
+            if n in blockers:
                 continue
-            nd = d + (20 if avoid_traps and is_trap(st, n) and not flying else 1)
+            nd = d + (20 if trap else 1)
             if nd < dist.get(n, 1 << 30):
                 dist[n] = nd
                 heapq.heappush(frontier, (nd, n))
