@@ -85,7 +85,12 @@ def side(f: dict[str, Any]) -> str:
 
 def foes(st: CCState, f: dict[str, Any]) -> list[dict[str, Any]]:
     """Figures on the other side (a captive prisoner is nobody's foe until freed)."""
-    return [g for g in alive(st) if side(g) != side(f) and not g.get("captive")]
+    enemy = f["kind"] == "enemy"
+    return [
+        g
+        for g in st.figures.values()
+        if (g["kind"] == "enemy") is not enemy and g["hp"] > 0 and not g.get("out") and not g.get("captive")
+    ]
 
 
 def friends(st: CCState, f: dict[str, Any]) -> list[dict[str, Any]]:
@@ -117,12 +122,14 @@ class Geometry:
     :func:`is_trap`, so it follows them exactly; a map whose letters change (an opened door) is another
     map with its own geometry."""
 
-    __slots__ = ("sight", "steps", "walls")
+    __slots__ = ("floor", "key", "sight", "steps", "walls")
 
     def __init__(self, st: CCState) -> None:
+        self.key = tuple(st.scenario["rows"])
         w, h = size(st)
         cells = [(x, y) for y in range(h) for x in range(w)]
         self.walls = frozenset(c for c in cells if is_wall(st, c))
+        self.floor = tuple(c for c in cells if c not in self.walls)  # in reading order
         self.steps: dict[Cell, tuple[tuple[Cell, bool], ...]] = {}
         for c in cells:
             opens = ((c[0] + dx, c[1] + dy) for dx, dy in KING)
@@ -154,7 +161,7 @@ def geometry(st: CCState) -> Geometry:
     geo = _GEOMETRIES.get(key)
     if geo is None:
         if len(_GEOMETRIES) >= 64:
-            del _GEOMETRIES[next(iter(_GEOMETRIES))]
+            _GEOMETRIES.clear()  # bounded; clearing (not evicting one) is atomic for threads
         geo = _GEOMETRIES[key] = Geometry(st)
     return geo
 
@@ -177,16 +184,29 @@ Walk = tuple[Cell, int]  # a cell reached and the traps crossed on the way there
 def walks(st: CCState, f: dict[str, Any], limit: int) -> dict[Walk, tuple[int, Walk | None]]:
     """Every way ``f`` can walk within ``limit`` steps, kept per (cell, traps crossed): the fewest steps
     it takes and the step before. Figures of its own side may be passed through, foes may not (the end
-    square must be empty: the caller checks); flying figures cross traps unhurt."""
+    square must be empty: the caller checks); flying figures cross traps unhurt. The mapping is shared
+    with later calls for the same walks: read it, never change it."""
+    return _walk_table(st, f, limit)[0]
+
+
+WalkTable = tuple[dict[Walk, tuple[int, Walk | None]], dict[Walk, list[Cell]]]
+
+
+def _walk_table(st: CCState, f: dict[str, Any], limit: int) -> WalkTable:
+    """:func:`walks`, and the cells walked to reach each of its states (shared, read-only)."""
     start = pos(f)
     flying = bool(f.get("flying"))
-    blockers = {pos(g) for g in foes(st, f)}
+    blockers = frozenset(pos(g) for g in foes(st, f))
+    geo = geometry(st)
+    key = (geo.key, start, blockers, limit, flying)
+    memo = _WALKS.get(key)
+    if memo is not None:  # listing a hero's moves and then playing one asks twice for the same walks
+        return memo
     # breadth-first over (cell, traps crossed): the first visit of a state is its shortest walk, and a
     # walk reaching a cell later with no fewer traps than an earlier one is never better, so it is dropped
     seen: dict[Walk, tuple[int, Walk | None]] = {(start, 0): (0, None)}
     fewest: dict[Cell, int] = {start: 0}
     queue: deque[Walk] = deque([(start, 0)])
-    geo = geometry(st)
     steps_from = geo.steps.get
     while queue:
         state = queue.popleft()
@@ -202,7 +222,18 @@ def walks(st: CCState, f: dict[str, Any], limit: int) -> dict[Walk, tuple[int, W
                 nxt = (n, traps)
                 seen[nxt] = (steps + 1, state)
                 queue.append(nxt)
-    return seen
+    # each state is entered once, after the state it steps from: one pass gives every walk's cells
+    paths: dict[Walk, list[Cell]] = {}
+    for state, (_steps, prev) in seen.items():
+        paths[state] = [] if prev is None else [*paths[prev], state[0]]
+    if len(_WALKS) >= 256:
+        _WALKS.clear()
+    table = _WALKS[key] = (seen, paths)
+    return table
+
+
+# walks by (map, start, foes' squares, limit, flying): a pure function of its key, shared read-only
+_WALKS: dict[tuple[tuple[str, ...], Cell, frozenset[Cell], int, bool], WalkTable] = {}
 
 
 def walked(seen: dict[Walk, tuple[int, Walk | None]], state: Walk) -> list[Cell]:
@@ -218,12 +249,12 @@ def walked(seen: dict[Walk, tuple[int, Walk | None]], state: Walk) -> list[Cell]
 def wary_routes(st: CCState, f: dict[str, Any], limit: int) -> dict[Cell, tuple[int, list[Cell]]]:
     """How an enemy walks (Enemy actions: around a trap if it can, through it if not): for every cell
     reachable within ``limit`` steps, the fewest traps any such walk crosses and, among those walks, the
-    shortest one (cell -> (traps, cells walked))."""
-    seen = walks(st, f, limit)
+    shortest one (cell -> (traps, cells walked; shared lists, read only))."""
+    seen, paths = _walk_table(st, f, limit)
     out: dict[Cell, tuple[int, list[Cell]]] = {}
     for (c, t), _step in sorted(seen.items(), key=lambda kv: (kv[0][1], kv[1][0])):
         if c not in out:
-            out[c] = (t, walked(seen, (c, t)))
+            out[c] = (t, paths[(c, t)])
     return out
 
 
@@ -232,25 +263,30 @@ def hero_routes(
 ) -> dict[Cell, tuple[int, int, list[Cell]]]:
     """How a hero (or summon) walks to each square it can reach with ``free`` card squares plus ``pool``
     stamina: the cheapest walk in stamina, and among those the one crossing the fewest traps, then the
-    shortest (cell -> (stamina, traps, cells walked)). A detour around a trap is taken when the card's free
+    shortest (cell -> (stamina, traps, cells walked; shared lists, read only)). A detour around a trap is taken when the card's free
     squares cover it, never paid for with stamina the player did not choose to spend."""
-    seen = walks(st, f, free + pool)
+    seen, paths = _walk_table(st, f, free + pool)
     out: dict[Cell, tuple[int, int, list[Cell]]] = {}
     for (c, t), (steps, _prev) in sorted(
         seen.items(), key=lambda kv: (max(0, kv[1][0] - free), kv[0][1], kv[1][0])
     ):
         if c not in out:
-            out[c] = (max(0, steps - free), t, walked(seen, (c, t)))
+            out[c] = (max(0, steps - free), t, paths[(c, t)])
     return out
 
 
 def distance_map(st: CCState, f: dict[str, Any], avoid_traps: bool) -> dict[Cell, int]:
-    """Walking distance from ``f`` to every reachable cell (foes block, trap squares weigh 20 when avoided)."""
+    """Walking distance from ``f`` to every reachable cell (foes block, trap squares weigh 20 when avoided).
+    The mapping may be shared with later calls for the same distances: read it, never change it."""
     start = pos(f)
     flying = bool(f.get("flying"))
-    dist = {start: 0}
-    blockers = {pos(g) for g in foes(st, f)}
+    blockers = frozenset(pos(g) for g in foes(st, f))
     geo = geometry(st)
+    key = (geo.key, start, blockers, flying or not avoid_traps)
+    dist = _DISTANCES.get(key)
+    if dist is not None:  # an enemy that did not move asks again after its move
+        return dist
+    dist = {start: 0}
     if not avoid_traps or flying:  # every step weighs 1: breadth-first gives the same distances
         queue = deque([start])
         pop, push, steps_from = queue.popleft, queue.append, geo.steps.get
@@ -261,6 +297,9 @@ def distance_map(st: CCState, f: dict[str, Any], avoid_traps: bool) -> dict[Cell
                 if n not in dist and n not in blockers:
                     dist[n] = nd
                     push(n)
+        if len(_DISTANCES) >= 256:
+            _DISTANCES.clear()
+        _DISTANCES[key] = dist
         return dist
     frontier = [(0, start)]
     while frontier:
@@ -275,6 +314,10 @@ def distance_map(st: CCState, f: dict[str, Any], avoid_traps: bool) -> dict[Cell
                 dist[n] = nd
                 heapq.heappush(frontier, (nd, n))
     return dist
+
+
+# distance maps by (map, start, foes' squares, every step weighing 1): shared read-only
+_DISTANCES: dict[tuple[tuple[str, ...], Cell, frozenset[Cell], bool], dict[Cell, int]] = {}
 
 
 # -- figures and stats --------------------------------------------------------------------------------------
@@ -602,7 +645,13 @@ def action_data(act: Action) -> dict[str, Any]:
 
 def action_from(data: dict[str, Any]) -> Action:
     """Inverse of :func:`action_data`."""
-    return parse_actions(str(data["text"]), "suspended attack")[0]
+    return _action_of_text(str(data["text"]))
+
+
+@lru_cache(maxsize=512)
+def _action_of_text(text: str) -> Action:
+    # A suspended attack is resumed several times a turn: its text is read once (actions are immutable).
+    return parse_actions(text, "suspended attack")[0]
 
 
 def next_target(st: CCState, events: list[Event]) -> None:
@@ -809,10 +858,8 @@ def war_cry(st: CCState, atk: dict[str, Any], events: list[Event]) -> None:
 
 def free_near(st: CCState, c: Cell) -> Cell | None:
     """The nearest empty floor square to ``c`` (ties by row, column)."""
-    w, h = size(st)
-    cands = [
-        (x, y) for x in range(w) for y in range(h) if not is_wall(st, (x, y)) and not occupant(st, (x, y))
-    ]
+    taken = {pos(f) for f in alive(st)}
+    cands = [q for q in geometry(st).floor if q not in taken]
     if not cands:
         return None
     return min(cands, key=lambda q: (chebyshev(q, c), q[1], q[0]))

@@ -229,23 +229,22 @@ def in_saved_order(state: CCState) -> None:
     must go on exactly as the live one, so the live one always holds the saved order too. The mappings
     are reordered in place: whoever holds one keeps holding the state's own.
     """
-    for value in vars(state).values():
-        if type(value) is dict or type(value) is list:
-            _sort_keys(value)
-
-
-def _sort_keys(value: dict[Any, Any] | list[Any]) -> None:
-    # Runs after every command: plain type checks, and no call for the scalars that fill most lists.
-    if type(value) is dict:
-        keys = list(value)
-        if keys != sorted(keys):
-            items = sorted(value.items(), key=lambda kv: kv[0])
-            value.clear()
-            value.update(items)
-        inner_values: Any = value.values()
-    else:
-        inner_values = value
-    for inner in inner_values:
-        kind = type(inner)
-        if kind is dict or kind is list:
-            _sort_keys(inner)
+    # Runs after every command: one loop over a stack (no call per mapping), plain type checks.
+    stack = [v for v in vars(state).values() if type(v) is dict or type(v) is list]
+    pop, push = stack.pop, stack.append
+    while stack:
+        value = pop()
+        if type(value) is dict:
+            if len(value) > 1:
+                keys = list(value)
+                if keys != sorted(keys):
+                    items = sorted(value.items(), key=lambda kv: kv[0])
+                    value.clear()
+                    value.update(items)
+            inner_values: Any = value.values()
+        else:
+            inner_values = value
+        for inner in inner_values:
+            kind = type(inner)
+            if kind is dict or kind is list:
+                push(inner)
