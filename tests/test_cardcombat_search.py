@@ -11,6 +11,7 @@ from engine.ai.search import Budget, Searcher
 from engine.ai.selfplay import fast_random_game
 from engine.dice import Rng
 from engine.rulesets.cardcombat import actions as A
+from engine.rulesets.cardcombat import rules as R
 from engine.rulesets.cardcombat.state import CCState
 
 SEATS: dict[str, str | None] = {"hero1": None, "hero2": None, "hero3": None}
@@ -138,3 +139,34 @@ def test_fast_random_games_replay_to_the_same_state() -> None:
         game = fast_random_game("cardcombat", seed)
         assert game.outcome is not None
         assert game.replay().to_json() == game.to_json()
+
+
+def _full_distances(st: CCState, f: dict[str, object]) -> dict[tuple[int, int], int]:
+    """Walking distances the plain way: breadth-first over the whole map through the rules' own steps."""
+    start = R.pos(f)  # type: ignore[arg-type]
+    blockers = {R.pos(g) for g in R.foes(st, f)}  # type: ignore[arg-type]
+    dist = {start: 0}
+    queue = [start]
+    for c in queue:
+        for dx, dy in R.KING:
+            n = (c[0] + dx, c[1] + dy)
+            if n not in dist and n not in blockers and R.step_ok(st, c, n):
+                dist[n] = dist[c] + 1
+                queue.append(n)
+    return dist
+
+
+@pytest.mark.parametrize("scenario", ["crypt", "golem_forge", "prisoner"])
+def test_distances_found_on_demand_match_the_whole_map(scenario: str) -> None:
+    game = midgame(6, 0.5, scenario)
+    st: CCState = game.state
+    w, h = R.size(st)
+    squares = [(x, y) for y in range(-1, h + 1) for x in range(-1, w + 1)]
+    for f in R.alive(st):
+        full = _full_distances(st, f)
+        lazy = R.distance_map(st, f, avoid_traps=False)
+        # asked square by square, in an order that jumps about, then listed whole
+        for c in sorted(squares, key=lambda c: (c[0] * 7 + c[1] * 3) % 11):
+            assert (c in lazy) == (c in full)
+            assert lazy.get(c) == full.get(c)
+        assert dict(lazy) == full

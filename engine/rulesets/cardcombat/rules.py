@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -122,7 +123,7 @@ class Geometry:
     :func:`is_trap`, so it follows them exactly; a map whose letters change (an opened door) is another
     map with its own geometry."""
 
-    __slots__ = ("floor", "key", "sight", "steps", "walls")
+    __slots__ = ("floor", "key", "near", "sight", "steps", "walls")
 
     def __init__(self, st: CCState) -> None:
         self.key = tuple(st.scenario["rows"])
@@ -134,6 +135,7 @@ class Geometry:
         for c in cells:
             opens = ((c[0] + dx, c[1] + dy) for dx, dy in KING)
             self.steps[c] = tuple((n, is_trap(st, n)) for n in opens if step_ok(st, c, n))
+        self.near = {c: tuple(n for n, _trap in steps) for c, steps in self.steps.items()}  # the same, bare
         self.sight: dict[tuple[Cell, Cell], bool] = {}
 
     def sees(self, a: Cell, b: Cell) -> bool:
@@ -275,32 +277,15 @@ def hero_routes(
     return out
 
 
-def distance_map(st: CCState, f: dict[str, Any], avoid_traps: bool) -> dict[Cell, int]:
-    """Walking distance from ``f`` to every reachable cell (foes block, trap squares weigh 20 when avoided).
-    The mapping may be shared with later calls for the same distances: read it, never change it."""
+def distance_map(st: CCState, f: dict[str, Any], avoid_traps: bool) -> Mapping[Cell, int]:
+    """Walking distance from ``f`` to every reachable cell (foes block, trap squares weigh 20 when avoided)."""
     start = pos(f)
     flying = bool(f.get("flying"))
     blockers = frozenset(pos(g) for g in foes(st, f))
     geo = geometry(st)
-    key = (geo.key, start, blockers, flying or not avoid_traps)
-    dist = _DISTANCES.get(key)
-    if dist is not None:  # an enemy that did not move asks again after its move
-        return dist
+    if not avoid_traps or flying:  # every step weighs 1: breadth-first, as far as the caller looks
+        return Distances(st, geo, start, blockers)
     dist = {start: 0}
-    if not avoid_traps or flying:  # every step weighs 1: breadth-first gives the same distances
-        queue = deque([start])
-        pop, push, steps_from = queue.popleft, queue.append, geo.steps.get
-        while queue:
-            c = pop()
-            nd = dist[c] + 1
-            for n, _trap in steps_from(c) or open_steps(st, geo, c):
-                if n not in dist and n not in blockers:
-                    dist[n] = nd
-                    push(n)
-        if len(_DISTANCES) >= 256:
-            _DISTANCES.clear()
-        _DISTANCES[key] = dist
-        return dist
     frontier = [(0, start)]
     while frontier:
         d, c = heapq.heappop(frontier)
@@ -316,8 +301,53 @@ def distance_map(st: CCState, f: dict[str, Any], avoid_traps: bool) -> dict[Cell
     return dist
 
 
-# distance maps by (map, start, foes' squares, every step weighing 1): shared read-only
-_DISTANCES: dict[tuple[tuple[str, ...], Cell, frozenset[Cell], bool], dict[Cell, int]] = {}
+class Distances(Mapping[Cell, int]):
+    """Walking distances from one square found breadth-first as they are asked for: looking a square up
+    carries the search on until that square is reached or nothing is left, so every answer is the one the
+    whole map would give (an enemy asks only about the squares next to its foes, mostly close by)."""
+
+    def __init__(self, st: CCState, geo: Geometry, start: Cell, blockers: frozenset[Cell]) -> None:
+        self._st, self._geo, self._blockers = st, geo, blockers
+        self._found: dict[Cell, int] = {start: 0}
+        self._queue: deque[Cell] = deque([start])
+
+    def _reaches(self, c: Cell) -> bool:
+        if c in self._found:
+            return True
+        geo = self._geo
+        if c in self._blockers or c in geo.walls or not geo.on_map(c):
+            return False  # never stepped on: no need to search the whole map to say so
+        self._grow(c)
+        return c in self._found
+
+    def _grow(self, until: Cell | None) -> None:
+        """Go on with the search until ``until`` is reached (None: to its end)."""
+        found, queue, blockers, geo = self._found, self._queue, self._blockers, self._geo
+        near = geo.near.get
+        while queue:
+            a = queue.popleft()
+            nd = found[a] + 1
+            for n in near(a) or [n for n, _trap in open_steps(self._st, geo, a)]:
+                if n not in found and n not in blockers:
+                    found[n] = nd
+                    queue.append(n)
+            if until in found:
+                return
+
+    def __contains__(self, c: object) -> bool:
+        return isinstance(c, tuple) and self._reaches(c)
+
+    def __getitem__(self, c: Cell) -> int:
+        self._reaches(c)
+        return self._found[c]
+
+    def __iter__(self) -> Iterator[Cell]:
+        self._grow(None)
+        return iter(self._found)
+
+    def __len__(self) -> int:
+        self._grow(None)
+        return len(self._found)
 
 
 # -- figures and stats --------------------------------------------------------------------------------------
@@ -922,7 +952,7 @@ def pick_targets(
     st: CCState,
     e: dict[str, Any],
     n: int,
-    dist: dict[Cell, int],
+    dist: Mapping[Cell, int],
     among: list[dict[str, Any]] | None = None,
     events: list[Event] | None = None,
     prefer: dict[str, Any] | None = None,
