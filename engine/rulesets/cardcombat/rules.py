@@ -238,16 +238,6 @@ def _walk_table(st: CCState, f: dict[str, Any], limit: int) -> WalkTable:
 _WALKS: dict[tuple[tuple[str, ...], Cell, frozenset[Cell], int, bool], WalkTable] = {}
 
 
-def walked(seen: dict[Walk, tuple[int, Walk | None]], state: Walk) -> list[Cell]:
-    """The cells walked to reach ``state`` (start excluded)."""
-    out: list[Cell] = []
-    at: Walk | None = state
-    while at is not None and seen[at][1] is not None:
-        out.append(at[0])
-        at = seen[at][1]
-    return out[::-1]
-
-
 def wary_routes(st: CCState, f: dict[str, Any], limit: int) -> dict[Cell, tuple[int, list[Cell]]]:
     """How an enemy walks (Enemy actions: around a trap if it can, through it if not): for every cell
     reachable within ``limit`` steps, the fewest traps any such walk crosses and, among those walks, the
