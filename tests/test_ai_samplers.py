@@ -34,3 +34,13 @@ def test_fast_random_games_finish_and_replay_from_their_text(ruleset: str) -> No
     game = fast_random_game(ruleset, 31)
     assert game.outcome is not None
     assert game.replay().to_json() == game.to_json()
+
+
+# Dark Realms (kept apart from the lists above so each ruleset's fast path is added without touching them).
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_cardcombat_sampled_games_agree_with_awaiting_and_parse(seed: int) -> None:
+    test_sampled_games_agree_with_awaiting_and_parse("cardcombat", seed)
+
+
+def test_cardcombat_fast_random_games_finish_and_replay_from_their_text() -> None:
+    test_fast_random_games_finish_and_replay_from_their_text("cardcombat")

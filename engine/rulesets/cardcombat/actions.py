@@ -10,6 +10,7 @@ Grammar (verb first; ``<fig>`` is a hero's class id or a summon's id):
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations, permutations
 from typing import Any
 
@@ -275,6 +276,7 @@ def start_turn(st: CCState, f: dict[str, Any], events: list[Event]) -> None:
     settle(st, events)
 
 
+@cache
 def summon_actions(kind: str) -> tuple[Action, ...]:
     """A summon's own actions."""
     return parse_actions(SUMMONS[kind][4], f"summon {kind}")
@@ -366,9 +368,10 @@ def active_fig(st: CCState, seat: str) -> dict[str, Any] | None:
 def move_options(st: CCState, f: dict[str, Any], free: int, pool: int, verb_note: str) -> list[Command]:
     """``move`` to every empty square reachable with ``free`` card spaces plus ``pool`` stamina."""
     best = R.hero_routes(st, f, free, pool)
+    taken = {R.pos(g) for g in R.alive(st)} | {R.pos(f)}
     out = []
     for c, (cost, traps, _cells) in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        if c == R.pos(f) or R.occupant(st, c):
+        if c in taken:
             continue
         label = (
             f"{f['name']} to {cell_name(c)}"

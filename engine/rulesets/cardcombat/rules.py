@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -98,8 +99,10 @@ def alive(st: CCState) -> list[dict[str, Any]]:
 
 def occupant(st: CCState, c: Cell) -> dict[str, Any] | None:
     """The figure standing on ``c`` (None: empty)."""
-    for f in alive(st):
-        if pos(f) == c:
+    x, y = c
+    for f in st.figures.values():
+        p = f["pos"]
+        if p[0] == x and p[1] == y and f["hp"] > 0 and not f.get("out"):
             return f
     return None
 
@@ -111,7 +114,12 @@ def side(f: dict[str, Any]) -> str:
 
 def foes(st: CCState, f: dict[str, Any]) -> list[dict[str, Any]]:
     """Figures on the other side (a captive prisoner is nobody's foe until freed)."""
-    return [g for g in alive(st) if side(g) != side(f) and not g.get("captive")]
+    enemy = f["kind"] == "enemy"
+    return [
+        g
+        for g in st.figures.values()
+        if (g["kind"] == "enemy") is not enemy and g["hp"] > 0 and not g.get("out") and not g.get("captive")
+    ]
 
 
 def friends(st: CCState, f: dict[str, Any]) -> list[dict[str, Any]]:
@@ -133,7 +141,71 @@ def sees(st: CCState, a: Cell, b: Cell, hero: bool = False) -> bool:
     """Line of sight, centre to centre; walls block, figures do not. Fog of War caps heroes at 4 squares."""
     if hero and "fog_of_war" in st.scenario["rules"] and chebyshev(a, b) > 4:
         return False
-    return line_of_sight(a, b, lambda _x, _y: False, lambda c: is_wall(st, c))
+    return geometry(st).sees(a, b)
+
+
+class Geometry:
+    """What one map's letters fix for good, worked out once per map (the rules ask for it on every step):
+    for every square the open steps from it, in :data:`KING` order, each with whether it lands on a trap,
+    and the lines of sight asked for so far. Built through :func:`step_ok`, :func:`is_wall` and
+    :func:`is_trap`, so it follows them exactly; a map whose letters change (an opened door) is another
+    map with its own geometry."""
+
+    __slots__ = ("floor", "key", "near", "sight", "steps", "walls")
+
+    def __init__(self, st: CCState) -> None:
+        self.key = tuple(st.scenario["rows"])
+        w, h = size(st)
+        cells = [(x, y) for y in range(h) for x in range(w)]
+        self.walls = frozenset(c for c in cells if is_wall(st, c))
+        self.floor = tuple(c for c in cells if c not in self.walls)  # in reading order
+        self.steps: dict[Cell, tuple[tuple[Cell, bool], ...]] = {}
+        for c in cells:
+            opens = ((c[0] + dx, c[1] + dy) for dx, dy in KING)
+            self.steps[c] = tuple((n, is_trap(st, n)) for n in opens if step_ok(st, c, n))
+        self.near = {c: tuple(n for n, _trap in steps) for c, steps in self.steps.items()}  # the same, bare
+        self.sight: dict[tuple[Cell, Cell], bool] = {}
+
+    def sees(self, a: Cell, b: Cell) -> bool:
+        """Line of sight from a to b (walls and off-map squares block)."""
+        key = (a, b)
+        seen = self.sight.get(key)
+        if seen is None:
+            walls = self.walls
+            seen = self.sight[key] = line_of_sight(
+                a, b, lambda _x, _y: False, lambda c: c in walls or not self.on_map(c)
+            )
+        return seen
+
+    def on_map(self, c: Cell) -> bool:
+        """Whether ``c`` is a square of the map."""
+        return c in self.steps
+
+
+_GEOMETRIES: dict[tuple[str, ...], Geometry] = {}
+
+
+def geometry(st: CCState) -> Geometry:
+    """The cached :class:`Geometry` of the state's map (keyed by the map's letters)."""
+    key = tuple(st.scenario["rows"])
+    geo = _GEOMETRIES.get(key)
+    if geo is None:
+        if len(_GEOMETRIES) >= 64:
+            _GEOMETRIES.clear()  # bounded; clearing (not evicting one) is atomic for threads
+        geo = _GEOMETRIES[key] = Geometry(st)
+    return geo
+
+
+def open_steps(st: CCState, geo: Geometry, c: Cell) -> tuple[tuple[Cell, bool], ...]:
+    """The open steps from ``c`` with their trap flags (off the map too, where no cache entry is kept)."""
+    got = geo.steps.get(c)
+    if got is None:
+        got = tuple(
+            ((c[0] + dx, c[1] + dy), is_trap(st, (c[0] + dx, c[1] + dy)))
+            for dx, dy in KING
+            if step_ok(st, c, (c[0] + dx, c[1] + dy))
+        )
+    return got
 
 
 Walk = tuple[Cell, int]  # a cell reached and the traps crossed on the way there
@@ -142,51 +214,67 @@ Walk = tuple[Cell, int]  # a cell reached and the traps crossed on the way there
 def walks(st: CCState, f: dict[str, Any], limit: int) -> dict[Walk, tuple[int, Walk | None]]:
     """Every way ``f`` can walk within ``limit`` steps, kept per (cell, traps crossed): the fewest steps
     it takes and the step before. Figures of its own side may be passed through, foes may not (the end
-    square must be empty: the caller checks); flying figures cross traps unhurt."""
+    square must be empty: the caller checks); flying figures cross traps unhurt. The mapping is shared
+    with later calls for the same walks: read it, never change it."""
+    return _walk_table(st, f, limit)[0]
+
+
+WalkTable = tuple[dict[Walk, tuple[int, Walk | None]], dict[Walk, list[Cell]]]
+
+
+def _walk_table(st: CCState, f: dict[str, Any], limit: int) -> WalkTable:
+    """:func:`walks`, and the cells walked to reach each of its states (shared, read-only)."""
     start = pos(f)
     flying = bool(f.get("flying"))
-    blockers = {pos(g) for g in foes(st, f)}
+    blockers = frozenset(pos(g) for g in foes(st, f))
+    geo = geometry(st)
+    key = (geo.key, start, blockers, limit, flying)
+    memo = _WALKS.get(key)
+    if memo is not None:  # listing a hero's moves and then playing one asks twice for the same walks
+        return memo
     # breadth-first over (cell, traps crossed): the first visit of a state is its shortest walk, and a
     # walk reaching a cell later with no fewer traps than an earlier one is never better, so it is dropped
     seen: dict[Walk, tuple[int, Walk | None]] = {(start, 0): (0, None)}
     fewest: dict[Cell, int] = {start: 0}
     queue: deque[Walk] = deque([(start, 0)])
+    steps_from = geo.steps.get
     while queue:
         state = queue.popleft()
         (c, t), steps = state, seen[state][0]
         if steps >= limit:
             continue
-        for dx, dy in KING:
-            n = (c[0] + dx, c[1] + dy)
-            if n in blockers or not step_ok(st, c, n, flying):
+        for n, trap in steps_from(c) or open_steps(st, geo, c):
+            if n in blockers:
                 continue
-            nxt = (n, t + (1 if is_trap(st, n) and not flying else 0))
-            if nxt[1] < fewest.get(n, 1 << 30):
-                fewest[n] = nxt[1]
+            traps = t + 1 if trap and not flying else t
+            if traps < fewest.get(n, 1 << 30):
+                fewest[n] = traps
+                nxt = (n, traps)
                 seen[nxt] = (steps + 1, state)
                 queue.append(nxt)
-    return seen
+    # each state is entered once, after the state it steps from: one pass gives every walk's cells
+    paths: dict[Walk, list[Cell]] = {}
+    for state, (_steps, prev) in seen.items():
+        paths[state] = [] if prev is None else [*paths[prev], state[0]]
+    if len(_WALKS) >= 256:
+        _WALKS.clear()
+    table = _WALKS[key] = (seen, paths)
+    return table
 
 
-def walked(seen: dict[Walk, tuple[int, Walk | None]], state: Walk) -> list[Cell]:
-    """The cells walked to reach ``state`` (start excluded)."""
-    out: list[Cell] = []
-    at: Walk | None = state
-    while at is not None and seen[at][1] is not None:
-        out.append(at[0])
-        at = seen[at][1]
-    return out[::-1]
+# walks by (map, start, foes' squares, limit, flying): a pure function of its key, shared read-only
+_WALKS: dict[tuple[tuple[str, ...], Cell, frozenset[Cell], int, bool], WalkTable] = {}
 
 
 def wary_routes(st: CCState, f: dict[str, Any], limit: int) -> dict[Cell, tuple[int, list[Cell]]]:
     """How an enemy walks (Enemy actions: around a trap if it can, through it if not): for every cell
     reachable within ``limit`` steps, the fewest traps any such walk crosses and, among those walks, the
-    shortest one (cell -> (traps, cells walked))."""
-    seen = walks(st, f, limit)
+    shortest one (cell -> (traps, cells walked; shared lists, read only))."""
+    seen, paths = _walk_table(st, f, limit)
     out: dict[Cell, tuple[int, list[Cell]]] = {}
     for (c, t), _step in sorted(seen.items(), key=lambda kv: (kv[0][1], kv[1][0])):
         if c not in out:
-            out[c] = (t, walked(seen, (c, t)))
+            out[c] = (t, paths[(c, t)])
     return out
 
 
@@ -195,38 +283,89 @@ def hero_routes(
 ) -> dict[Cell, tuple[int, int, list[Cell]]]:
     """How a hero (or summon) walks to each square it can reach with ``free`` card squares plus ``pool``
     stamina: the cheapest walk in stamina, and among those the one crossing the fewest traps, then the
-    shortest (cell -> (stamina, traps, cells walked)). A detour around a trap is taken when the card's free
+    shortest (cell -> (stamina, traps, cells walked; shared lists, read only)). A detour around a trap is taken when the card's free
     squares cover it, never paid for with stamina the player did not choose to spend."""
-    seen = walks(st, f, free + pool)
+    seen, paths = _walk_table(st, f, free + pool)
     out: dict[Cell, tuple[int, int, list[Cell]]] = {}
     for (c, t), (steps, _prev) in sorted(
         seen.items(), key=lambda kv: (max(0, kv[1][0] - free), kv[0][1], kv[1][0])
     ):
         if c not in out:
-            out[c] = (max(0, steps - free), t, walked(seen, (c, t)))
+            out[c] = (max(0, steps - free), t, paths[(c, t)])
     return out
 
 
-def distance_map(st: CCState, f: dict[str, Any], avoid_traps: bool) -> dict[Cell, int]:
+def distance_map(st: CCState, f: dict[str, Any], avoid_traps: bool) -> Mapping[Cell, int]:
     """Walking distance from ``f`` to every reachable cell (foes block, trap squares weigh 20 when avoided)."""
     start = pos(f)
     flying = bool(f.get("flying"))
+    blockers = frozenset(pos(g) for g in foes(st, f))
+    geo = geometry(st)
+    if not avoid_traps or flying:  # every step weighs 1: breadth-first, as far as the caller looks
+        return Distances(st, geo, start, blockers)
     dist = {start: 0}
     frontier = [(0, start)]
-    blockers = {pos(g) for g in foes(st, f)}
     while frontier:
         d, c = heapq.heappop(frontier)
         if d > dist.get(c, 1 << 30):
             continue
-        for dx, dy in KING:
-            n = (c[0] + dx, c[1] + dy)
-            if n in blockers or not step_ok(st, c, n, flying):
+        for n, trap in open_steps(st, geo, c):
+            if n in blockers:
                 continue
-            nd = d + (20 if avoid_traps and is_trap(st, n) and not flying else 1)
+            nd = d + (20 if trap else 1)
             if nd < dist.get(n, 1 << 30):
                 dist[n] = nd
                 heapq.heappush(frontier, (nd, n))
     return dist
+
+
+class Distances(Mapping[Cell, int]):
+    """Walking distances from one square found breadth-first as they are asked for: looking a square up
+    carries the search on until that square is reached or nothing is left, so every answer is the one the
+    whole map would give (an enemy asks only about the squares next to its foes, mostly close by)."""
+
+    def __init__(self, st: CCState, geo: Geometry, start: Cell, blockers: frozenset[Cell]) -> None:
+        self._st, self._geo, self._blockers = st, geo, blockers
+        self._found: dict[Cell, int] = {start: 0}
+        self._queue: deque[Cell] = deque([start])
+
+    def _reaches(self, c: Cell) -> bool:
+        if c in self._found:
+            return True
+        geo = self._geo
+        if c in self._blockers or c in geo.walls or not geo.on_map(c):
+            return False  # never stepped on: no need to search the whole map to say so
+        self._grow(c)
+        return c in self._found
+
+    def _grow(self, until: Cell | None) -> None:
+        """Go on with the search until ``until`` is reached (None: to its end)."""
+        found, queue, blockers, geo = self._found, self._queue, self._blockers, self._geo
+        near = geo.near.get
+        while queue:
+            a = queue.popleft()
+            nd = found[a] + 1
+            for n in near(a) or [n for n, _trap in open_steps(self._st, geo, a)]:
+                if n not in found and n not in blockers:
+                    found[n] = nd
+                    queue.append(n)
+            if until in found:
+                return
+
+    def __contains__(self, c: object) -> bool:
+        return isinstance(c, tuple) and self._reaches(c)
+
+    def __getitem__(self, c: Cell) -> int:
+        self._reaches(c)
+        return self._found[c]
+
+    def __iter__(self) -> Iterator[Cell]:
+        self._grow(None)
+        return iter(self._found)
+
+    def __len__(self) -> int:
+        self._grow(None)
+        return len(self._found)
 
 
 # -- figures and stats --------------------------------------------------------------------------------------
@@ -554,7 +693,13 @@ def action_data(act: Action) -> dict[str, Any]:
 
 def action_from(data: dict[str, Any]) -> Action:
     """Inverse of :func:`action_data`."""
-    return parse_actions(str(data["text"]), "suspended attack")[0]
+    return _action_of_text(str(data["text"]))
+
+
+@lru_cache(maxsize=512)
+def _action_of_text(text: str) -> Action:
+    # A suspended attack is resumed several times a turn: its text is read once (actions are immutable).
+    return parse_actions(text, "suspended attack")[0]
 
 
 def next_target(st: CCState, events: list[Event]) -> None:
@@ -761,10 +906,8 @@ def war_cry(st: CCState, atk: dict[str, Any], events: list[Event]) -> None:
 
 def free_near(st: CCState, c: Cell) -> Cell | None:
     """The nearest empty floor square to ``c`` (ties by row, column)."""
-    w, h = size(st)
-    cands = [
-        (x, y) for x in range(w) for y in range(h) if not is_wall(st, (x, y)) and not occupant(st, (x, y))
-    ]
+    taken = {pos(f) for f in alive(st)}
+    cands = [q for q in geometry(st).floor if q not in taken]
     if not cands:
         return None
     return min(cands, key=lambda q: (chebyshev(q, c), q[1], q[0]))
@@ -827,7 +970,7 @@ def pick_targets(
     st: CCState,
     e: dict[str, Any],
     n: int,
-    dist: dict[Cell, int],
+    dist: Mapping[Cell, int],
     among: list[dict[str, Any]] | None = None,
     events: list[Event] | None = None,
     prefer: dict[str, Any] | None = None,

@@ -9,6 +9,7 @@ from engine.dice import Rng
 from engine.ruleset import Chooser, OptionSpec, Ruleset, SetupOptions, register
 from engine.rulesets.cardcombat import actions as A
 from engine.rulesets.cardcombat import rules as R
+from engine.rulesets.cardcombat import sampler, search
 from engine.rulesets.cardcombat.content import classes, items, races, scenarios
 from engine.rulesets.cardcombat.help import HELP
 from engine.rulesets.cardcombat.policy import bot_weights
@@ -136,30 +137,22 @@ class CardCombat(Ruleset):
         """Preferences for a hero played by the game."""
         return bot_weights(state, seat, options)
 
+    def next_seat(self, state: Any) -> str | None:
+        """The seat asked now, without listing its commands."""
+        return sampler.next_seat(state)
+
     def sample_command(self, state: Any, seat: str, rng: Chooser) -> Command | None:
         """A uniform legal command (the list is short: one figure's options)."""
-        options = A.legal(state, seat)
-        return options[rng.below(len(options))] if options else None
+        return sampler.sample(state, seat, rng)
+
+    def copy_state(self, state: Any) -> CCState:
+        """An independent deep copy, without a JSON round trip."""
+        return search.copy_state(state)
 
     def determinize(self, state: Any, seat: str, rng: Rng) -> CCState:
-        """A copy where what ``seat`` cannot know is dealt anew: the enemies' undrawn speed cards are
-        reshuffled and other heroes' hidden commitments replaced by random legal ones; fresh dice."""
-        st: CCState = self.copy_state(state)  # type: ignore[assignment]
-        st.rng = Rng(seed=rng.below(2**62))
-        for deck in st.decks.values():
-            rng.shuffle(deck["draw"])
-        if st.phase == "commit":
-            mine = R.hero_of(st, seat)
-            for hid in list(st.commits):
-                if mine is None or hid != mine["id"]:
-                    del st.commits[hid]
-                    opts = A.commit_options(st, st.figures[hid])
-                    pick = opts[rng.below(len(opts))]
-                    st.commits[hid] = {
-                        "cards": [] if pick.args[1] == "rest" else list(pick.args[1:]),
-                        "items": [],
-                    }
-        return st
+        """A copy where what ``seat`` cannot know is dealt anew (:func:`search.determinize`): the enemies'
+        undrawn speed cards, other heroes' hidden commitments and readied items, the dice."""
+        return search.determinize(state, seat, rng)
 
     def evaluate(self, state: Any, seat: str) -> float:
         """The party's chances in 0..1: health kept against enemy health removed, and rounds left."""
@@ -238,18 +231,22 @@ def in_saved_order(state: CCState) -> None:
     must go on exactly as the live one, so the live one always holds the saved order too. The mappings
     are reordered in place: whoever holds one keeps holding the state's own.
     """
-    for value in vars(state).values():
-        _sort_keys(value)
-
-
-def _sort_keys(value: object) -> None:
-    if isinstance(value, dict):
-        if any(a > b for a, b in zip(value, list(value)[1:], strict=False)):
-            items = sorted(value.items(), key=lambda kv: kv[0])
-            value.clear()
-            value.update(items)
-        for inner in value.values():
-            _sort_keys(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            _sort_keys(inner)
+    # Runs after every command: one loop over a stack (no call per mapping), plain type checks.
+    stack = [v for v in vars(state).values() if type(v) is dict or type(v) is list]
+    pop, push = stack.pop, stack.append
+    while stack:
+        value = pop()
+        if type(value) is dict:
+            if len(value) > 1:
+                keys = list(value)
+                if keys != sorted(keys):
+                    items = sorted(value.items(), key=lambda kv: kv[0])
+                    value.clear()
+                    value.update(items)
+            inner_values: Any = value.values()
+        else:
+            inner_values = value
+        for inner in inner_values:
+            kind = type(inner)
+            if kind is dict or kind is list:
+                push(inner)

@@ -1,0 +1,172 @@
+"""Dark Realms and the search player: exact fast copies, and a determinization that does not peek."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as stx
+
+from engine import Game, new_game
+from engine.ai.search import Budget, Searcher
+from engine.ai.selfplay import fast_random_game
+from engine.dice import Rng
+from engine.rulesets.cardcombat import actions as A
+from engine.rulesets.cardcombat import rules as R
+from engine.rulesets.cardcombat.state import CCState
+
+SEATS: dict[str, str | None] = {"hero1": None, "hero2": None, "hero3": None}
+
+
+def midgame(seed: int, fraction: float, scenario: str = "orc_camp") -> Game:
+    """A random three-hero game replayed to ``fraction`` of its length."""
+    full = new_game("cardcombat", scenario=scenario, seed=seed, seats=SEATS)
+    rng = Rng(seed=seed)
+    while full.outcome is None and len(full.log) < 600:
+        seat = min(full.awaiting()[0].seats)
+        options = full.legal_commands(seat)
+        full.apply(seat, options[rng.below(len(options))])
+    game = new_game("cardcombat", scenario=scenario, seed=seed, seats=SEATS)
+    for entry in full.log[: int(len(full.log) * fraction)]:
+        game.apply(entry.seat, entry.text)
+    return game
+
+
+def at_a_commit_with_others_committed(seed: int) -> tuple[Game, str]:
+    """A game at a commit where another hero has already committed; returns it and the seat to act."""
+    game = midgame(seed, 0.0)
+    rng = Rng(seed=seed + 1)
+    for _ in range(400):
+        st: CCState = game.state
+        seat = game.next_bot_seat()
+        assert seat is not None
+        if st.phase == "commit" and st.commits and st.round > 1:
+            return game, seat
+        options = game.legal_commands(seat)
+        game.apply(seat, options[rng.below(len(options))])
+    raise AssertionError("no commit with a hero already committed")
+
+
+def twin(game: Game, seat: str, k: int) -> Game:
+    """The same position as ``seat`` sees it: the undrawn speed cards in another order, the other heroes'
+    hidden commitments changed, another dice seed."""
+    other = game.replay()
+    st: CCState = other.state
+    rng = Rng(seed=5000 + k)
+    for deck in st.decks.values():
+        rng.shuffle(deck["draw"])
+    mine = next(f["id"] for f in st.figures.values() if f.get("seat") == seat and f["kind"] == "hero")
+    for hid in st.commits:
+        if hid != mine:
+            options = A.commit_options(st, st.figures[hid])
+            pick = options[rng.below(len(options))]
+            st.commits[hid] = {"cards": [] if pick.args[1] == "rest" else list(pick.args[1:]), "items": []}
+    st.rng = Rng(seed=7000 + k, counter=k)
+    return other
+
+
+def same_decision(game: Game, seat: str, k: int) -> None:
+    other = twin(game, seat, k)
+    assert game.view(seat) == other.view(seat)
+    assert other.state.to_data() != game.state.to_data()  # the hidden facts really differ
+    searcher = Searcher(game.ruleset, Budget(playouts=16, depth=6))
+    a = searcher.choose(game.state, seat, seed=99)
+    b = searcher.choose(other.state, seat, seed=99)
+    assert a.command == b.command
+    assert a.visits == b.visits
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=stx.integers(0, 40), fraction=stx.sampled_from([0.2, 0.4, 0.6]), k=stx.integers(0, 1000))
+def test_states_differing_only_in_hidden_facts_give_the_same_decision(
+    seed: int, fraction: float, k: int
+) -> None:
+    game = midgame(seed, fraction)
+    seat = game.next_bot_seat()
+    if seat is None:
+        return
+    same_decision(game, seat, k)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_other_heroes_hidden_commitments_do_not_change_the_decision(seed: int) -> None:
+    game, seat = at_a_commit_with_others_committed(seed)
+    same_decision(game, seat, seed)
+
+
+def test_determinize_deals_the_hidden_facts_anew_and_keeps_the_public_ones() -> None:
+    game, seat = at_a_commit_with_others_committed(3)
+    st: CCState = game.state
+    rs = game.ruleset
+    mine = next(f["id"] for f in st.figures.values() if f.get("seat") == seat)
+    orders = set()
+    for k in range(12):
+        det: CCState = rs.determinize(st, seat, Rng(seed=k))  # type: ignore[assignment]
+        assert det.rng.seed != st.rng.seed
+        for t, deck in st.decks.items():
+            assert sorted(det.decks[t]["draw"]) == sorted(deck["draw"])
+            assert det.decks[t]["discard"] == deck["discard"]
+        orders.add(tuple(tuple(d["draw"]) for d in det.decks.values()))
+        assert set(det.commits) == set(st.commits)  # who has committed is public
+        for hid, com in det.commits.items():
+            if hid == mine:
+                assert com == st.commits[hid]
+            else:
+                legal = {c.text for c in A.commit_options(det, det.figures[hid])}
+                assert " ".join(("commit", hid, *(com["cards"] or ["rest"]))) in legal
+        assert det.figures == st.figures and det.round == st.round
+    assert len(orders) > 1
+    assert game.to_data() == game.replay().to_data()  # determinizing changed nothing in the game
+
+
+def test_copy_state_is_exact_and_independent_in_every_scenario() -> None:
+    for scenario in ("crypt", "orc_camp", "golem_forge", "ogre_den", "prisoner", "random"):
+        game = midgame(4, 0.5, scenario)
+        rs = game.ruleset
+        before = game.to_json()
+        copy = rs.copy_state(game.state)
+        assert copy.to_data() == game.state.to_data()
+        for _ in range(40):
+            seat = rs.next_seat(copy)
+            if seat is None:
+                break
+            options = rs.legal_commands(copy, seat)
+            rs.execute(copy, seat, options[-1])
+        assert game.to_json() == before
+
+
+def test_fast_random_games_replay_to_the_same_state() -> None:
+    for seed in (7, 8):
+        game = fast_random_game("cardcombat", seed)
+        assert game.outcome is not None
+        assert game.replay().to_json() == game.to_json()
+
+
+def _full_distances(st: CCState, f: dict[str, object]) -> dict[tuple[int, int], int]:
+    """Walking distances the plain way: breadth-first over the whole map through the rules' own steps."""
+    start = R.pos(f)  # type: ignore[arg-type]
+    blockers = {R.pos(g) for g in R.foes(st, f)}  # type: ignore[arg-type]
+    dist = {start: 0}
+    queue = [start]
+    for c in queue:
+        for dx, dy in R.KING:
+            n = (c[0] + dx, c[1] + dy)
+            if n not in dist and n not in blockers and R.step_ok(st, c, n):
+                dist[n] = dist[c] + 1
+                queue.append(n)
+    return dist
+
+
+@pytest.mark.parametrize("scenario", ["crypt", "golem_forge", "prisoner"])
+def test_distances_found_on_demand_match_the_whole_map(scenario: str) -> None:
+    game = midgame(6, 0.5, scenario)
+    st: CCState = game.state
+    w, h = R.size(st)
+    squares = [(x, y) for y in range(-1, h + 1) for x in range(-1, w + 1)]
+    for f in R.alive(st):
+        full = _full_distances(st, f)
+        lazy = R.distance_map(st, f, avoid_traps=False)
+        # asked square by square, in an order that jumps about, then listed whole
+        for c in sorted(squares, key=lambda c: (c[0] * 7 + c[1] * 3) % 11):
+            assert (c in lazy) == (c in full)
+            assert lazy.get(c) == full.get(c)
+        assert dict(lazy) == full
