@@ -212,9 +212,9 @@ class Searcher:
         reduction = self.budget.fpu_reduction
         if reduction is not None:
             total = visits = 0.0
-            for child in node.children.values():
-                total += child.total
-                visits += child.visits
+            for sibling in node.children.values():
+                total += sibling.total
+                visits += sibling.visits
             if visits:
                 unvisited = total / visits - reduction
         for t in texts:
