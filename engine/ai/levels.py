@@ -25,7 +25,12 @@ LEVELS: dict[str, Budget | None] = {
 }
 # Shorter rollouts where listing legal commands is dear (Skirm's line-of-sight checks): the evaluation
 # takes over sooner and the playouts per second stay in the hundreds.
-ROLLOUT_DEPTH = {"skirm": 6}
+# ESCAPE: no rollout at all. Its evaluation (walks against the movement left, wounds, I.S.C. fighters in
+# reach) is smooth, and random rollouts only blur a step's worth of progress in noise.
+ROLLOUT_DEPTH = {"skirm": 6, "escape": 0}
+# First-play urgency per ruleset (see Budget.fpu_reduction; others keep 0.5). ESCAPE's evaluation sits
+# well off 0.5 for most positions, which made the search settle on the first command it tried.
+FIRST_PLAY_REDUCTION = {"escape": 0.0}
 LEVEL_LABELS = {
     "easy": "Easy: quick weighted random play",
     "normal": "Normal: a short search",
@@ -50,7 +55,8 @@ def level_budget(level: str, ruleset_id: str, playouts: int | None = None) -> Bu
     if budget is None:
         return None
     depth = ROLLOUT_DEPTH.get(ruleset_id, budget.depth)
-    return replace(budget, depth=depth, playouts=playouts or budget.playouts)
+    fpu = FIRST_PLAY_REDUCTION.get(ruleset_id, budget.fpu_reduction)
+    return replace(budget, depth=depth, playouts=playouts or budget.playouts, fpu_reduction=fpu)
 
 
 def search_seed(seed: int, ply: int, seat: str) -> int:

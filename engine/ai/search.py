@@ -58,6 +58,10 @@ class Budget:
     depth: int = 24
     explore: float = 1.4
     policy_rollouts: bool = False  # rollouts weighted by bot_weights (slower, better informed) or uniform
+    # First-play urgency: the value an unvisited command is assumed to have. None: 0.5 (a draw). A number:
+    # the mean value of the node's visited commands less that number, so where every line looks good
+    # (or bad) for the mover the search still tries the commands its priors favour before settling.
+    fpu_reduction: float | None = None
 
 
 @dataclass(frozen=True)
@@ -204,13 +208,22 @@ class Searcher:
         best_text = ""
         best_score = -1.0
         c = self.budget.explore
+        unvisited = 0.5
+        reduction = self.budget.fpu_reduction
+        if reduction is not None:
+            total = visits = 0.0
+            for sibling in node.children.values():
+                total += sibling.total
+                visits += sibling.visits
+            if visits:
+                unvisited = total / visits - reduction
         for t in texts:
             child = node.children.get(t)
             if child is None:
                 continue
             child.avail += 1
             sqrt_n = math.sqrt(child.avail)
-            q = child.total / child.visits if child.visits else 0.5
+            q = child.total / child.visits if child.visits else unvisited
             score = q + c * child.prior * sqrt_n / (1 + child.visits)
             if score > best_score:
                 best, best_text, best_score = child, t, score

@@ -6,12 +6,14 @@ order of the equipment and objective pools, plus the future dice. The evaluation
 
 from __future__ import annotations
 
+import math
+
 from engine.ai.copying import flat, plain, rng_copy
 from engine.dice import Rng
 from engine.geometry.square import Cell, EdgeKey
 from engine.rulesets.escape import rules as R
 from engine.rulesets.escape.policy import path_distances
-from engine.rulesets.escape.state import Door, EscapeState, Token, Unit
+from engine.rulesets.escape.state import CBT, MVT, Door, EscapeState, Token, Unit
 
 
 def copy_state(st: EscapeState) -> EscapeState:
@@ -64,6 +66,9 @@ def determinize(st: EscapeState, seat: str, rng: Rng) -> EscapeState:
 
 
 _DISTANCES: dict[tuple[str, tuple[Cell, ...], tuple[EdgeKey, ...]], dict[Cell, int]] = {}
+_FAR = 40  # steps counted for a square no walk reaches (a sealed room)
+_SPAN = 30.0  # about the longest walk a scenario asks for: the scale of the linear distance credit
+_AVG_OBJECTIVE = 1.5  # the mean value of a face-down data core (1 or 2 points)
 
 
 def _distances(st: EscapeState, goals: tuple[Cell, ...]) -> dict[Cell, int]:
@@ -86,52 +91,139 @@ def _goal_cells(st: EscapeState) -> tuple[Cell, ...]:
     return tuple(sorted(c for n in s.exits for c in b.airlocks[n]))
 
 
-def resistance_score(st: EscapeState) -> float:
-    """How well the Resistance stands, 0..1: progress to its goal against the I.S.C.'s take-outs, life
-    left on each side, and how far its characters are from where they must go."""
+def _start_cells(st: EscapeState) -> tuple[Cell, ...]:
+    # Where a Resistance character not yet on the board comes in: the entry airlocks or its deployment room.
+    d = R.scen(st).deploy["resistance"]
+    b = R.board(st)
+    if d.get("mode") == "entry":
+        return tuple(c for n in d["airlocks"] for c in b.airlocks[n])
+    return tuple(b.room_cells(d["room"]))
+
+
+def _moves_left(st: EscapeState, u: Unit) -> int:
+    """Movement actions the unit still has before the last turn ends (this turn's if it may still act)."""
+    turns = R.scen(st).turns
+    mvt = max(1, R.base_stat(st, u, MVT))
+    now = R.left(st, u, MVT) if (not u.activated or st.active == u.id) else 0
+    return now + mvt * max(0, turns - max(1, st.turn))
+
+
+def _reach(steps: int, moves: int, health: float) -> float:
+    """How likely, 0..1, a character ``steps`` from where it must go gets there in time: whether its
+    movement left covers the walk (a soft step: blocked squares and detours eat into it), plus a linear
+    credit per step so every step closer counts, scaled by its life left (the wounded rarely make it)."""
+    slack = 0.85 * moves - steps
+    in_time = 1.0 / (1.0 + math.exp(-slack / 3.0))
+    closer = 1.0 - min(steps, _SPAN) / _SPAN
+    return (0.5 * in_time + 0.5 * closer) * (0.6 + 0.4 * health)
+
+
+def _health(u: Unit) -> float:
+    life = R.prof(u).life
+    return max(0, life - u.damage) / life
+
+
+def _steps(st: EscapeState, u: Unit, dist: dict[Cell, int], start: int) -> int:
+    # Leaving by an airlock is one more Movement action than reaching it; so is entering.
+    extra = 1 if R.scen(st).exits else 0
+    if u.status == "board" and u.pos is not None:
+        return dist.get(u.pos, _FAR) + extra
+    return start + 1 + extra
+
+
+def _best(chances: list[float], need: int) -> float:
+    """The ``need`` best chances (sorted best first), plus a quarter of the others': spare characters
+    are a reserve against losses, so their walks count a little too."""
+    need = max(0, need)
+    return sum(chances[:need]) + 0.25 * sum(chances[need:])
+
+
+def _resistance_progress(st: EscapeState) -> float:
+    """The Resistance's expected share of its scenario goal, 0..1."""
     s = R.scen(st)
-    vr, vi = s.victory["resistance"], s.victory["isc"]
+    v = s.victory["resistance"]
+    kind = v["type"]
+    b = R.board(st)
+    alive = [u for u in st.units.values() if u.seat == "resistance" and u.status in ("board", "reserve")]
+    dist = _distances(st, _goal_cells(st))
+    start = min((dist.get(c, _FAR) for c in _start_cells(st)), default=_FAR)
+    if kind == "escaped":
+        need = max(1, int(v["count"]))
+        done = sum(u.status == "escaped" for u in st.units.values() if u.seat == "resistance")
+        chances = sorted(
+            (_reach(_steps(st, u, dist, start), _moves_left(st, u), _health(u)) for u in alive), reverse=True
+        )
+        return min(1.0, (done + _best(chances, need - done)) / need)
+    if kind == "carried_points":
+        need_points = max(1, int(v["points"]))
+        lying = [t for t in st.tokens.values() if t.kind == "objective" and t.pos is not None]
+        # A character without a core walks to the nearest one, then out: the sum over each core lying about.
+        by_core = [(_distances(st, (t.pos,)), dist.get(t.pos, _FAR) + 1) for t in lying if t.pos is not None]
+        carriers: list[float] = []
+        seekers: list[float] = []
+        for u in alive:
+            moves, health = _moves_left(st, u), _health(u)
+            token = st.tokens.get(u.carrying) if u.carrying else None
+            if token is not None and token.kind == "objective":
+                carriers.append(token.value * _reach(_steps(st, u, dist, start), moves, health))
+            elif by_core:
+                if u.status == "board" and u.pos is not None:
+                    walk = min(to.get(u.pos, _FAR) + out for to, out in by_core)
+                else:
+                    walk = min(
+                        min(to.get(c, _FAR) for c in _start_cells(st)) + 1 + out for to, out in by_core
+                    )
+                seekers.append(_AVG_OBJECTIVE * _reach(walk, moves, health))
+        seekers = sorted(seekers, reverse=True)[: len(by_core)]
+        return min(1.0, (st.carried_points + sum(carriers) + sum(seekers)) / need_points)
+    # hold_room: enough characters in the room to reach the minimum and outnumber the I.S.C. there.
+    room = v["room"]
+    defenders = sum(
+        1 for u in st.units.values()
+        if u.seat == "isc" and u.status == "board" and u.pos is not None and b.cell_room[u.pos] == room
+    )  # fmt: skip
+    need = max(int(v["min"]), defenders + 1)
+    chances = sorted(
+        (_reach(_steps(st, u, dist, start), _moves_left(st, u), _health(u)) for u in alive), reverse=True
+    )
+    return min(1.0, _best(chances, need) / need)
+
+
+def _isc_progress(st: EscapeState) -> float:
+    """The I.S.C.'s expected share of its goal (Resistance characters taken out), 0..1: those out, plus
+    for each one still in play a risk growing with the damage it carries."""
+    v = R.scen(st).victory["isc"]
+    need = max(1, int(v.get("count", 1)))
+    res = [u for u in st.units.values() if u.seat == "resistance"]
+    hunters = [
+        (u.pos, R.base_stat(st, u, MVT) + 1, R.base_stat(st, u, CBT))
+        for u in st.units.values()
+        if u.seat == "isc" and u.status == "board" and u.pos is not None
+    ]
+    outs = sum(u.status == "out" for u in res)
+    risk = 0.0
+    for u in res:
+        if u.status != "board" or u.pos is None:
+            continue
+        wounds = 1.0 - _health(u)
+        # I.S.C. characters that could close in and strike next activation (walls ignored: a rough count).
+        x, y = u.pos
+        exposure = sum(
+            0.05 * cbt for (hx, hy), reach, cbt in hunters if max(abs(hx - x), abs(hy - y)) <= reach
+        )
+        risk += min(0.9, 0.7 * wounds * wounds + exposure * (0.5 + wounds))
+    return min(1.0, (outs + risk) / need)
+
+
+def resistance_score(st: EscapeState) -> float:
+    """How well the Resistance stands, 0..1: its expected progress to its scenario goal (characters'
+    walks to where they must go against the movement they have left, cores carried, life left) against
+    the I.S.C.'s (characters taken out, wounds), plus a little for life left on each side."""
     res = [u for u in st.units.values() if u.seat == "resistance"]
     isc = [u for u in st.units.values() if u.seat == "isc"]
-    outs = sum(u.status == "out" for u in res)
-    threat = outs / max(1, int(vi.get("count", len(res))))
-    kind = vr["type"]
-    goals = _goal_cells(st)
-    dist = _distances(st, goals) if goals else {}
-    on_board = [u for u in res if u.status == "board" and u.pos is not None]
-    if kind == "escaped":
-        progress = sum(u.status == "escaped" for u in res) / max(1, int(vr["count"]))
-        walkers = on_board
-    elif kind == "carried_points":
-        need = max(1, int(vr["points"]))
-        carried = sum(st.tokens[u.carrying].value for u in on_board
-                      if u.carrying and st.tokens[u.carrying].kind == "objective")  # fmt: skip
-        progress = min(1.0, (st.carried_points + 0.5 * carried) / need)
-        walkers = [u for u in on_board if u.carrying] or on_board
-    else:  # hold_room
-        room = vr["room"]
-        b = R.board(st)
-        inside = [
-            u for u in st.units.values() if u.status == "board" and u.pos and b.cell_room[u.pos] == room
-        ]
-        r = sum(u.seat == "resistance" for u in inside)
-        i = sum(u.seat == "isc" for u in inside)
-        progress = min(1.0, r / max(1, int(vr["min"]))) * (1.0 if r > i else 0.6)
-        walkers = on_board
-    # Walking distance of the characters the goal needs (as many as it counts) to where they must go.
-    need = int(vr.get("min", vr.get("count", 2)))
-    near = 0.0
-    if walkers and dist:
-        steps = sorted(dist.get(u.pos, 40) for u in walkers if u.pos is not None)[: max(1, need)]
-        near = sum(1.0 / (1.0 + d / 3.0) for d in steps) / max(1, need)
-    life = [
-        max(0, R.prof(u).life - u.damage) / R.prof(u).life for u in res if u.status in ("board", "reserve")
-    ]
-    foe = [
-        max(0, R.prof(u).life - u.damage) / R.prof(u).life for u in isc if u.status in ("board", "reserve")
-    ]
-    material = sum(life) / max(1, len(res)) - sum(foe) / max(1, len(isc))
-    score = 0.45 + 0.3 * progress - 0.3 * threat + 0.2 * near + 0.12 * material
+    mine = sum(_health(u) for u in res if u.status in ("board", "reserve")) / max(1, len(res))
+    theirs = sum(_health(u) for u in isc if u.status in ("board", "reserve")) / max(1, len(isc))
+    score = 0.5 + 0.45 * (_resistance_progress(st) - _isc_progress(st)) + 0.05 * (mine - theirs)
     return min(0.98, max(0.02, score))
 
 

@@ -1,0 +1,96 @@
+"""The ESCAPE evaluation the search player scores positions with: progress to each scenario's goal."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine import new_game
+from engine.ai.levels import level_budget
+from engine.ai.search import Searcher
+from engine.rulesets.escape.search import evaluate, resistance_score
+from tests.escape_helpers import arena, equip, lay, state
+
+
+def _score(units: dict[str, str], scenario: str, *, turn: int = 1) -> float:
+    game = arena(units, scenario=scenario)
+    state(game).turn = turn
+    return resistance_score(state(game))
+
+
+def test_evasion_a_character_nearer_the_exit_airlock_scores_higher_for_the_resistance() -> None:
+    # Airlock 2 is on the east edge (t10, t11); the I.S.C. stands far off in the Central room.
+    far = _score({"jimmy": "c3", "oni": "k12"}, "evasion")
+    nearer = _score({"jimmy": "p8", "oni": "k12"}, "evasion")
+    at_exit = _score({"jimmy": "t11", "oni": "k12"}, "evasion")
+    assert far < nearer < at_exit
+    game = arena({"jimmy": "p8", "oni": "k12"}, scenario="evasion")
+    st = state(game)
+    assert evaluate(st, "isc") == 1.0 - evaluate(st, "resistance")
+
+
+def test_evasion_every_step_towards_the_exit_counts_even_from_far_away() -> None:
+    # The old evaluation's 1/(1+d) credit was flat this far out; a step must still show.
+    a = _score({"jimmy": "a1", "oni": "k12"}, "evasion")
+    b = _score({"jimmy": "b1", "oni": "k12"}, "evasion")
+    assert b - a > 0.002
+
+
+def test_turns_running_out_lower_the_resistance_s_chances_far_from_its_goal() -> None:
+    early = _score({"jimmy": "c3", "mira": "d3", "kenji": "e3", "oni": "k12"}, "evasion", turn=1)
+    late = _score({"jimmy": "c3", "mira": "d3", "kenji": "e3", "oni": "k12"}, "evasion", turn=7)
+    assert late < early - 0.05
+
+
+def test_wounds_lower_the_resistance_s_score() -> None:
+    game = arena({"jimmy": "p8", "oni": "k12"}, scenario="evasion")
+    st = state(game)
+    healthy = resistance_score(st)
+    st.units["jimmy"].damage = 3
+    assert resistance_score(st) < healthy - 0.02
+
+
+def test_data_theft_a_carried_core_counts_and_more_so_nearer_the_exit() -> None:
+    # Airlock 4 is on the west edge (a10, a11).
+    def theft(where: str, carrying: bool) -> float:
+        game = arena({"jimmy": where, "oni": "k12"}, scenario="datatheft")
+        lay(game, "objective", "s18", value=1)
+        if carrying:
+            equip(game, "jimmy", "", kind="objective", value=2)
+        return resistance_score(state(game))
+
+    assert theft("h3", carrying=False) < theft("h3", carrying=True)
+    assert theft("h3", carrying=True) < theft("c10", carrying=True)
+
+
+def test_infiltration_standing_in_the_server_room_outnumbering_the_isc_scores_higher() -> None:
+    outside = _score({"jimmy": "j2", "mira": "k2", "oni": "a20"}, "infiltration")
+    one_in = _score({"jimmy": "s18", "mira": "k2", "oni": "a20"}, "infiltration")
+    both_in = _score({"jimmy": "s18", "mira": "s17", "oni": "a20"}, "infiltration")
+    assert outside < one_in < both_in
+    # Two defenders in the room mean a third character must come in to outnumber them.
+    defended = _score({"jimmy": "s18", "mira": "s17", "oni": "r18", "ubume": "q18"}, "infiltration")
+    assert defended < both_in
+
+
+def test_standing_within_reach_of_isc_fighters_scores_lower_for_the_resistance() -> None:
+    alone = _score({"jimmy": "p8", "oni": "b18"}, "evasion")
+    hunted = _score({"jimmy": "p8", "oni": "p10"}, "evasion")
+    assert hunted < alone - 0.01
+
+
+def test_the_search_tries_more_than_its_first_placement_when_every_line_looks_good() -> None:
+    # Deploying in Evasion the Resistance stands well above 0.5 whatever it does: with the old first-play
+    # value (0.5) the first command tried took every playout; with ESCAPE's it compares placements.
+    game = new_game("escape", scenario="evasion", seed=10_001, seats={"resistance": None, "isc": None})
+    while state(game).phase != "deploy" or game.next_bot_seat() != "resistance":
+        seat = game.next_bot_seat()
+        assert seat is not None
+        game.apply(seat, game.bot_command(seat, level="easy"))
+    budget = level_budget("hard", "escape", 60)
+    assert budget is not None
+    result = Searcher(game.ruleset, budget).choose(game.state, "resistance", seed=1)
+    assert sum(1 for v in result.visits.values() if v) > 10
+    legacy = Searcher(game.ruleset, replace(budget, fpu_reduction=None)).choose(
+        game.state, "resistance", seed=1
+    )
+    assert sum(1 for v in legacy.visits.values() if v) < sum(1 for v in result.visits.values() if v)
