@@ -12,11 +12,12 @@ from tests.heist_helpers import SEATS4, game_for, skip_planning, state
 # The Dark Horse Job: the documents lie on i1 behind remote lock Y; server Y (f4) lies behind remote lock X
 # (e4), whose server is f1. Exits b1, c7, i7.
 START = {"p1": "i7", "p2": "i7", "p3": "b1", "p4": "b1"}
+ROUTE = ["h6", "h5", "h4", "i3", "h2", "i1"]  # i7 up to the documents
 
 
-def dark_horse() -> HeistState:
+def dark_horse(plans: list[str] | None = None) -> HeistState:
     game = game_for("the_dark_horse_job", SEATS4)
-    skip_planning(game, START)
+    skip_planning(game, START, {"p1": ROUTE if plans is None else plans})
     return state(game)
 
 
@@ -48,6 +49,14 @@ def test_walking_toward_the_documents_and_out_with_them_raises_the_score() -> No
     assert carrying > near
     st.players["p1"].pos = "h6"  # carried next to exit i7
     assert S.crew_score(st) > carrying
+
+
+def test_a_character_only_reaches_the_tiles_it_planned() -> None:
+    planned, unplanned = dark_horse(), dark_horse(plans=ROUTE[:-1])
+    for st in (planned, unplanned):
+        st.tiles["i1"].marks.remove("remote_lock_y")
+        st.players["p1"].pos = "h2"
+    assert S.job_steps(planned)[0] < S.job_steps(unplanned)[0]
 
 
 def test_opening_the_remote_locks_counts_as_progress() -> None:

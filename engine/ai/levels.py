@@ -25,7 +25,12 @@ LEVELS: dict[str, Budget | None] = {
 }
 # Shorter rollouts where listing legal commands is dear (Skirm's line-of-sight checks): the evaluation
 # takes over sooner and the playouts per second stay in the hundreds.
-ROLLOUT_DEPTH = {"skirm": 6}
+ROLLOUT_DEPTH = {"skirm": 6, "heist": 6}
+# The heist's evaluation moves in small steps (a step of walking, a fraction of an event card), so its
+# exploration constant is smaller; and uniformly random rollouts call the escape, wander and make noise
+# at random, so its rollouts follow the policy's weights (measured in docs/ai.md).
+EXPLORE = {"heist": 0.2}
+POLICY_ROLLOUTS = frozenset({"heist"})
 LEVEL_LABELS = {
     "easy": "Easy: quick weighted random play",
     "normal": "Normal: a short search",
@@ -50,7 +55,13 @@ def level_budget(level: str, ruleset_id: str, playouts: int | None = None) -> Bu
     if budget is None:
         return None
     depth = ROLLOUT_DEPTH.get(ruleset_id, budget.depth)
-    return replace(budget, depth=depth, playouts=playouts or budget.playouts)
+    return replace(
+        budget,
+        depth=depth,
+        playouts=playouts or budget.playouts,
+        explore=EXPLORE.get(ruleset_id, budget.explore),
+        policy_rollouts=budget.policy_rollouts or ruleset_id in POLICY_ROLLOUTS,
+    )
 
 
 def search_seed(seed: int, ply: int, seat: str) -> int:

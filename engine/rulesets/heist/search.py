@@ -11,6 +11,8 @@ the real dice back.
 
 from __future__ import annotations
 
+import heapq
+
 from engine.ai.copying import flat, plain, rng_copy
 from engine.dice import Rng
 from engine.rulesets.heist import policy as P
@@ -69,40 +71,79 @@ def determinize(st: HeistState, seat: str, rng: Rng) -> HeistState:
 FAR = 16  # walking cost counted for a place nobody can reach on the board as it stands
 
 
+def _cost(st: HeistState, n: str) -> int:
+    """Sub-actions it takes to walk onto ``n``: the move, plus a lock to open, a guard to get past, a live
+    camera's alert or its disabling, and an unknown tile's chit to deal with (one on average)."""
+    t = st.tiles.get(n)
+    return 1 if t is None else 1 + P.hazard(st, n) + t.unknown
+
+
+def _walk(st: HeistState, sources: set[str], allowed: set[str] | None, *, outward: bool) -> dict[str, int]:
+    """Walking costs over the board as it stands, only through ``allowed`` tiles (None: anywhere).
+    ``outward``: from the sources to every tile; else from every tile to the nearest source."""
+    dist = {n: 0 for n in sources if R.alive(st, n) and (allowed is None or n in allowed)}
+    heap = [(0, n) for n in sorted(dist)]
+    while heap:
+        d, cur = heapq.heappop(heap)
+        if d > dist[cur]:
+            continue
+        for m in R.nbrs(st, cur):
+            if allowed is not None and m not in allowed:
+                continue
+            nd = d + (_cost(st, m) if outward else (_cost(st, cur) if d else 1))
+            if nd < dist.get(m, nd + 1):
+                dist[m] = nd
+                heapq.heappush(heap, (nd, m))
+    return dist
+
+
 class _Walks:
-    """Walking costs over the board as it stands (hazards included), cached per goal set for one evaluation."""
+    """Each character's walking costs for one evaluation: from where it stands and to the nearest exit,
+    over the tiles it may walk on (its planned tiles and the exits; anywhere once the escape is on)."""
 
     def __init__(self, st: HeistState) -> None:
         self.st = st
-        self.cache: dict[frozenset[str], dict[str, int]] = {}
-        self.crew = [p.pos for p in R.in_play(st) if p.pos]
+        exits = R.exits(st)
+        self.frm: list[dict[str, int]] = []
+        self.out_of: list[dict[str, int]] = []
+        self.by_seat: dict[str, int] = {}
+        for p in R.in_play(st):
+            if not p.pos:
+                continue
+            allowed = None if st.phase == "escape" else set(p.plans) | exits | {p.pos}
+            self.by_seat[p.seat] = len(self.frm)
+            self.frm.append(_walk(st, {p.pos}, allowed, outward=True))
+            self.out_of.append(_walk(st, exits, allowed, outward=False))
+        self.free_out = _walk(st, exits, None, outward=False)
 
-    def to(self, goals: set[str]) -> dict[str, int]:
-        key = frozenset(goals)
-        if key not in self.cache:
-            self.cache[key] = P.distances(self.st, goals)
-        return self.cache[key]
+    def carry(self, seat: str) -> int:
+        """From where ``seat``'s character stands to the nearest exit."""
+        i = self.by_seat.get(seat)
+        pos = self.st.players[seat].pos
+        return FAR if i is None else min(FAR, self.out_of[i].get(pos, FAR))
 
-    def out(self, n: str) -> int:
-        """From ``n`` to the nearest exit."""
-        return self.to(R.exits(self.st)).get(n, FAR)
+    def npc_out(self, n: str) -> int:
+        """From ``n`` to the nearest exit, anywhere (NPCs need no plan)."""
+        return min(FAR, self.free_out.get(n, FAR))
 
     def reach(self, goals: set[str]) -> int:
         """From the nearest character inside to the nearest of ``goals``."""
-        if not goals or not self.crew:
-            return FAR
-        d = self.to(goals)
-        return min(d.get(n, FAR) for n in self.crew)
+        best = FAR
+        for frm in self.frm:
+            for g in goals:
+                best = min(best, frm.get(g, FAR))
+        return best
 
     def fetch(self, tiles: set[str]) -> int:
         """Someone walks to one of ``tiles`` (opening it first: its server or keycard) and out again."""
         tiles = {n for n in tiles if R.alive(self.st, n)}
         if not tiles:
             return 2 * FAR
-        d = self.to(tiles)
-        best = min(min((d.get(n, FAR) for n in self.crew), default=FAR), FAR)
-        exit_cost = min(self.out(n) for n in tiles)
-        return best + exit_cost + self.open(tiles)
+        best = 2 * FAR
+        for frm, out in zip(self.frm, self.out_of, strict=True):
+            for n in tiles:
+                best = min(best, frm.get(n, FAR) + out.get(n, FAR))
+        return best + self.open(tiles)
 
     def open(self, tiles: set[str]) -> int:
         """The walks to the servers and keycards that open ``tiles`` (:func:`policy.opener_steps`)."""
@@ -125,15 +166,15 @@ def job_steps(st: HeistState) -> tuple[float, int]:
         missing = need - st.hauled.get(kind, 0)
         if missing <= 0:
             continue
-        carriers = sorted(
-            w.out(p.pos) for p in inside for _ in range(p.cash if kind == "cash" else p.loot.count(kind))
-        )
+        carriers = [
+            w.carry(p.seat) for p in inside for _ in range(p.cash if kind == "cash" else p.loot.count(kind))
+        ]
         for n in st.npcs:
             if n.status == "in":
-                carriers += [w.out(n.pos)] * n.loot.count(kind)
+                carriers += [w.npc_out(n.pos)] * n.loot.count(kind)
         carriers.sort()
         carried = carriers[:missing]
-        steps += sum(carried) / max(1, need) * 2
+        steps += sum(carried) / need
         missing -= len(carried)
         if missing <= 0:
             continue
@@ -141,9 +182,10 @@ def job_steps(st: HeistState) -> tuple[float, int]:
         if o.safe and "safe_open" not in st.flags and kind == "docs":
             where = set()
         if where:
-            steps += missing * w.fetch(where) / max(1, need) * 2
+            steps += missing * w.fetch(where) / need
         else:  # not on the board yet: from the safe, or somewhere in the unknown tiles
-            steps += missing * (FAR if o.safe else w.reach({n for n, t in st.tiles.items() if t.unknown}) + 6)
+            unknown = {n for n, t in st.tiles.items() if t.unknown}
+            steps += missing * (FAR if o.safe else w.reach(unknown) + FAR // 2) / need
     if o.safe:
         parts += 1
         safe = R.heist(st).safe
@@ -158,25 +200,31 @@ def job_steps(st: HeistState) -> tuple[float, int]:
             for n in st.npcs:
                 if n.status != "in":
                     continue
-                cost = float(w.out(n.pos))
+                cost = float(w.npc_out(n.pos))
                 if not n.active:
                     cost += w.reach({n.pos}) + w.open({n.pos})
                 best = min(best, cost)
-            steps += 2 * best
+            steps += best
     if o.characters_escape:
         parts += 1
         if sum(p.status == "escaped" and R.counts_for_breakout(st, p) for p in st.players.values()) < 1:
             cells = set(R.cells(st))
-            broke = [w.out(p.pos) for p in inside if p.pos and R.counts_for_breakout(st, p)]
-            steps += 2 * (min(broke) if broke else w.fetch(cells) if cells else FAR)
+            broke = [w.carry(p.seat) for p in inside if p.pos and R.counts_for_breakout(st, p)]
+            steps += min(broke) if broke else w.fetch(cells) if cells else FAR
     return steps, parts
 
 
 def alerts_due(st: HeistState) -> int:
     """Event cards the noise and alerts already owed by unfinished actions will throw away."""
+    return int(cards_owed(st))
+
+
+def cards_owed(st: HeistState) -> float:
+    """Event cards the unfinished actions' noise and alerts will throw away, plus how far the noise marker
+    will then have crept toward its next alert space (a fraction of a card)."""
     spaces, final = R.track(st)
     noise = st.noise
-    out = 0
+    out = 0.0
     for p in R.in_play(st):
         out += p.alert_due
         for _ in range(p.noise_due):
@@ -185,6 +233,10 @@ def alerts_due(st: HeistState) -> int:
             else:
                 noise += 1
                 out += noise in spaces
+    if noise < final:
+        prev = max((a for a in spaces if a <= noise), default=0)
+        nxt = min((a for a in spaces if a > noise), default=final)
+        out += (noise - prev) / max(1, nxt - prev)
     return out
 
 
@@ -195,12 +247,12 @@ def crew_score(st: HeistState) -> float:
     if "plan_lost" in st.flags:
         return 0.01
     steps, _parts = job_steps(st)
-    work = 1.0 / (1.0 + steps / 20.0)
+    work = max(0.0, 1.0 - steps / 60.0)
     crew = list(st.players.values())
     busted = sum(p.status == "busted" for p in crew) / max(1, len(crew))
     total = max(1, len(st.deck) + len(st.discard))
-    time_left = max(0, len(st.deck) - alerts_due(st)) / total
-    score = 0.05 + 0.7 * work + 0.15 * time_left - 0.25 * busted
+    time_left = max(0.0, len(st.deck) - cards_owed(st)) / total
+    score = 0.05 + 0.6 * work + 0.25 * time_left - 0.25 * busted
     return min(0.95, max(0.01, score))
 
 
