@@ -188,6 +188,10 @@ def mirror_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, 
 def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: str = "") -> None:
     rs = RULESETS["heist"]
     seats = rs.seats[:4]
+    hard = level_budget("hard", "heist", budgets["hard"].playouts)
+    assert hard is not None
+    print(f"heist hard crews of {len(seats)}: {hard.playouts} playouts, rollouts of {hard.depth} commands "
+          f"({'policy-weighted' if hard.policy_rollouts else 'uniform'}), explore {hard.explore}", flush=True)  # fmt: skip
     for s in rs.scenarios():
         if only not in s.id:
             continue

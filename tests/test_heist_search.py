@@ -3,6 +3,8 @@ keycards), the event deck kept, and the crew kept out of jail; the easy policy h
 
 from __future__ import annotations
 
+from engine.ai.levels import level_budget
+from engine.ai.search import Searcher
 from engine.core import Outcome
 from engine.rulesets.heist import policy as P
 from engine.rulesets.heist import search as S
@@ -88,3 +90,19 @@ def test_evaluate_is_shared_by_the_crew_and_exact_on_a_finished_heist() -> None:
     assert 0.0 < S.evaluate(st, "p1") < 1.0
     st.result = Outcome(frozenset(st.seats), "the job is done")
     assert {S.evaluate(st, seat) for seat in st.seats} == {1.0}
+
+
+def test_the_search_never_takes_an_action_back() -> None:
+    game = game_for("the_dark_horse_job", SEATS4)
+    skip_planning(game, START, {"p1": ROUTE})
+    seat = "p1"
+    act = next(c for c in game.legal_commands(seat) if c.verb == "act")
+    game.apply(seat, act)
+    options = game.legal_commands(seat)
+    assert any(c.verb == "undo" for c in options)
+    budget = level_budget("hard", "heist", 30)
+    assert budget is not None
+    for seed in range(3):
+        result = Searcher(game.ruleset, budget).choose(game.state, seat, seed=seed, options=options)
+        assert result.command.verb != "undo"
+        assert "undo" not in result.visits
