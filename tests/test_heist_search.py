@@ -31,6 +31,14 @@ def test_the_way_to_locked_documents_goes_by_both_servers() -> None:
     assert P.goals_for(st, p) == {"i1"}
 
 
+def test_documents_behind_a_keycard_door_send_someone_for_the_keycard_first() -> None:
+    # The Startup Job: the documents (c1) are reached only through the keycard door b2; the keycard is on f2.
+    st = state(game_for("the_startup_job", SEATS4))
+    assert P.opener_steps(st, {"c1"}) == [{"f2"}]
+    st.players["p1"].loot.append("keycard")  # carried by someone inside: the door is no obstacle
+    assert P.opener_steps(st, {"c1"}) == []
+
+
 def test_goals_include_the_servers_of_remote_locked_loot() -> None:
     st = dark_horse()
     goals = set().union(*(P.goals_for(st, p) for p in st.players.values()))

@@ -95,7 +95,7 @@ def opener_steps(st: HeistState, tiles: set[str]) -> list[set[str]]:
     lock on one of them, the keycard (on the board) for a keycard door when nobody inside carries one; and
     again for such a place that is itself shut in (locked, or every way in locked), three levels at most."""
     levels: list[set[str]] = []
-    blocked = {n for n in tiles if R.locked(st, n)}
+    blocked = _shut(st, tiles)
     seen = set(tiles)
     for _ in range(3):
         need = _opened_by(st, blocked) - seen
@@ -103,14 +103,20 @@ def opener_steps(st: HeistState, tiles: set[str]) -> list[set[str]]:
             break
         levels.append(need)
         seen |= need
-        blocked = set()
-        for n in need:
-            ways = R.nbrs(st, n)
-            if R.locked(st, n):
-                blocked.add(n)
-            if ways and all(R.locked(st, m) for m in ways):
-                blocked |= set(ways)
+        blocked = _shut(st, need)
     return levels
+
+
+def _shut(st: HeistState, tiles: set[str]) -> set[str]:
+    """The locked tiles among ``tiles``, and every way into one whose ways in are all locked."""
+    out: set[str] = set()
+    for n in tiles:
+        ways = R.nbrs(st, n)
+        if R.locked(st, n):
+            out.add(n)
+        if ways and all(R.locked(st, m) for m in ways):
+            out |= set(ways)
+    return out
 
 
 def openers(st: HeistState, tiles: set[str]) -> set[str]:
