@@ -185,10 +185,16 @@ def mirror_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, 
     return rows
 
 
-def heist_section(games: int, budgets: dict[str, Budget], seconds: float) -> None:
+def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: str = "") -> None:
     rs = RULESETS["heist"]
     seats = rs.seats[:4]
+    hard = level_budget("hard", "heist", budgets["hard"].playouts)
+    assert hard is not None
+    print(f"heist hard crews of {len(seats)}: {hard.playouts} playouts, rollouts of {hard.depth} commands "
+          f"({'policy-weighted' if hard.policy_rollouts else 'uniform'}), explore {hard.explore}", flush=True)  # fmt: skip
     for s in rs.scenarios():
+        if only not in s.id:
+            continue
         tally = Tally()
         start = time.perf_counter()
         for i in range(games):
@@ -370,7 +376,7 @@ def main() -> None:
     if "mirror" in sections:
         run_rows([r for r in mirror_rows() if args.only in r[0]], args.games, budgets, args.seconds_per_row)
     if "heist" in sections:
-        heist_section(args.games, budgets, args.seconds_per_row)
+        heist_section(args.games, budgets, args.seconds_per_row, args.only)
 
 
 if __name__ == "__main__":

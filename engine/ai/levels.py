@@ -27,10 +27,15 @@ LEVELS: dict[str, Budget | None] = {
 # takes over sooner and the playouts per second stay in the hundreds.
 # ESCAPE: no rollout at all. Its evaluation (walks against the movement left, wounds, I.S.C. fighters in
 # reach) is smooth, and random rollouts only blur a step's worth of progress in noise.
-ROLLOUT_DEPTH = {"skirm": 6, "escape": 0}
+ROLLOUT_DEPTH = {"skirm": 6, "escape": 0, "heist": 6}
 # First-play urgency per ruleset (see Budget.fpu_reduction; others keep 0.5). ESCAPE's evaluation sits
 # well off 0.5 for most positions, which made the search settle on the first command it tried.
 FIRST_PLAY_REDUCTION = {"escape": 0.0}
+# The heist's evaluation moves in small steps (a step of walking, a fraction of an event card), so its
+# exploration constant is smaller; and uniformly random rollouts call the escape, wander and make noise
+# at random, so its rollouts follow the policy's weights (measured in docs/ai.md).
+EXPLORE = {"heist": 0.2}
+POLICY_ROLLOUTS = frozenset({"heist"})
 LEVEL_LABELS = {
     "easy": "Easy: quick weighted random play",
     "normal": "Normal: a short search",
@@ -55,8 +60,14 @@ def level_budget(level: str, ruleset_id: str, playouts: int | None = None) -> Bu
     if budget is None:
         return None
     depth = ROLLOUT_DEPTH.get(ruleset_id, budget.depth)
-    fpu = FIRST_PLAY_REDUCTION.get(ruleset_id, budget.fpu_reduction)
-    return replace(budget, depth=depth, playouts=playouts or budget.playouts, fpu_reduction=fpu)
+    return replace(
+        budget,
+        depth=depth,
+        playouts=playouts or budget.playouts,
+        explore=EXPLORE.get(ruleset_id, budget.explore),
+        policy_rollouts=budget.policy_rollouts or ruleset_id in POLICY_ROLLOUTS,
+        fpu_reduction=FIRST_PLAY_REDUCTION.get(ruleset_id, budget.fpu_reduction),
+    )
 
 
 def search_seed(seed: int, ply: int, seat: str) -> int:

@@ -86,9 +86,13 @@ class _Node:
         self.total = 0.0
 
 
+# Standing-answer changes ("react ...") change no position, and a take-back ("undo") only returns to a
+# position the search has already weighed (choosing it can loop forever): the search leaves both to players.
+SKIPPED_VERBS = ("react", "undo")
+
+
 def _options(ruleset: Ruleset, state: Any, seat: str) -> list[Command]:
-    # Standing-answer changes ("react ...") change no position; the search leaves them to players.
-    return [c for c in ruleset.legal_commands(state, seat) if c.verb != "react"]
+    return [c for c in ruleset.legal_commands(state, seat) if c.verb not in SKIPPED_VERBS]
 
 
 def _priors(ruleset: Ruleset, state: Any, seat: str, options: list[Command]) -> list[float]:
@@ -129,7 +133,7 @@ class Searcher:
         """
         rs = self.ruleset
         root_options = options if options is not None else _options(rs, state, seat)
-        root_options = [c for c in root_options if c.verb != "react"] or root_options
+        root_options = [c for c in root_options if c.verb not in SKIPPED_VERBS] or root_options
         if not root_options:
             raise NotYourTurn(f"The {seat} seat has nothing to play now.")
         start = clock() if clock else 0.0

@@ -79,6 +79,51 @@ def job_done(st: HeistState) -> bool:
     return True
 
 
+def _opened_by(st: HeistState, tiles: set[str]) -> set[str]:
+    marks = {m for n in tiles for m in st.tiles[n].marks}
+    out: set[str] = set()
+    for server, lock in R.REMOTE.items():
+        if lock in marks:
+            out |= {n for n, t in st.tiles.items() if server in t.marks and R.alive(st, n)}
+    if "keycard_door" in marks and not any("keycard" in q.loot for q in R.in_play(st)):
+        out |= {n for n, t in st.tiles.items() if "keycard" in t.loot and R.alive(st, n)}
+    return out
+
+
+def opener_steps(st: HeistState, tiles: set[str]) -> list[set[str]]:
+    """Where someone must go, innermost first, so that ``tiles`` can be entered: the server of a remote
+    lock on one of them, the keycard (on the board) for a keycard door when nobody inside carries one; and
+    again for such a place that is itself shut in (locked, or every way in locked), three levels at most."""
+    levels: list[set[str]] = []
+    blocked = _shut(st, tiles)
+    seen = set(tiles)
+    for _ in range(3):
+        need = _opened_by(st, blocked) - seen
+        if not need:
+            break
+        levels.append(need)
+        seen |= need
+        blocked = _shut(st, need)
+    return levels
+
+
+def _shut(st: HeistState, tiles: set[str]) -> set[str]:
+    """The locked tiles among ``tiles``, and every way into one whose ways in are all locked."""
+    out: set[str] = set()
+    for n in tiles:
+        ways = R.nbrs(st, n)
+        if R.locked(st, n):
+            out.add(n)
+        if ways and all(R.locked(st, m) for m in ways):
+            out |= set(ways)
+    return out
+
+
+def openers(st: HeistState, tiles: set[str]) -> set[str]:
+    """Every place :func:`opener_steps` names for ``tiles``."""
+    return {n for level in opener_steps(st, tiles) for n in level}
+
+
 def goals_for(st: HeistState, p: Player) -> set[str]:
     """Where this character wants to go now."""
     need = wanted(st)
@@ -104,6 +149,7 @@ def goals_for(st: HeistState, p: Player) -> set[str]:
             targets |= {n for n, t in st.tiles.items() if servers & set(t.marks) and R.alive(st, n)}
         else:
             targets.add(npc.pos)
+    targets |= openers(st, targets)
     if not targets:
         targets = {n for n, t in st.tiles.items() if t.unknown and R.alive(st, n)}
     if not targets:

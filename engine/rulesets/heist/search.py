@@ -11,6 +11,8 @@ the real dice back.
 
 from __future__ import annotations
 
+import heapq
+
 from engine.ai.copying import flat, plain, rng_copy
 from engine.dice import Rng
 from engine.rulesets.heist import policy as P
@@ -66,60 +68,191 @@ def determinize(st: HeistState, seat: str, rng: Rng) -> HeistState:
     return new
 
 
-def _loot_inside(st: HeistState) -> dict[str, float]:
-    held: dict[str, float] = {}
-    for p in st.players.values():
-        if p.status == "in":
-            for item in p.loot:
-                held[item] = held.get(item, 0) + 1
-            held["cash"] = held.get("cash", 0) + p.cash
-    for n in st.npcs:
-        if n.status == "in":
-            for item in n.loot:
-                held[item] = held.get(item, 0) + 1
-    return held
+FAR = 16  # walking cost counted for a place nobody can reach on the board as it stands
+
+
+def _cost(st: HeistState, n: str) -> int:
+    """Sub-actions it takes to walk onto ``n``: the move, plus a lock to open, a guard to get past, a live
+    camera's alert or its disabling, and an unknown tile's chit to deal with (one on average)."""
+    t = st.tiles.get(n)
+    return 1 if t is None else 1 + P.hazard(st, n) + t.unknown
+
+
+def _walk(st: HeistState, sources: set[str], allowed: set[str] | None, *, outward: bool) -> dict[str, int]:
+    """Walking costs over the board as it stands, only through ``allowed`` tiles (None: anywhere).
+    ``outward``: from the sources to every tile; else from every tile to the nearest source."""
+    dist = {n: 0 for n in sources if R.alive(st, n) and (allowed is None or n in allowed)}
+    heap = [(0, n) for n in sorted(dist)]
+    while heap:
+        d, cur = heapq.heappop(heap)
+        if d > dist[cur]:
+            continue
+        for m in R.nbrs(st, cur):
+            if allowed is not None and m not in allowed:
+                continue
+            nd = d + (_cost(st, m) if outward else (_cost(st, cur) if d else 1))
+            if nd < dist.get(m, nd + 1):
+                dist[m] = nd
+                heapq.heappush(heap, (nd, m))
+    return dist
+
+
+class _Walks:
+    """Each character's walking costs for one evaluation: from where it stands and to the nearest exit,
+    over the tiles it may walk on (its planned tiles and the exits; anywhere once the escape is on)."""
+
+    def __init__(self, st: HeistState) -> None:
+        self.st = st
+        exits = R.exits(st)
+        self.frm: list[dict[str, int]] = []
+        self.out_of: list[dict[str, int]] = []
+        self.by_seat: dict[str, int] = {}
+        for p in R.in_play(st):
+            if not p.pos:
+                continue
+            allowed = None if st.phase == "escape" else set(p.plans) | exits | {p.pos}
+            self.by_seat[p.seat] = len(self.frm)
+            self.frm.append(_walk(st, {p.pos}, allowed, outward=True))
+            self.out_of.append(_walk(st, exits, allowed, outward=False))
+        self.free_out = _walk(st, exits, None, outward=False)
+
+    def carry(self, seat: str) -> int:
+        """From where ``seat``'s character stands to the nearest exit."""
+        i = self.by_seat.get(seat)
+        pos = self.st.players[seat].pos
+        return FAR if i is None else min(FAR, self.out_of[i].get(pos, FAR))
+
+    def npc_out(self, n: str) -> int:
+        """From ``n`` to the nearest exit, anywhere (NPCs need no plan)."""
+        return min(FAR, self.free_out.get(n, FAR))
+
+    def reach(self, goals: set[str]) -> int:
+        """From the nearest character inside to the nearest of ``goals``."""
+        best = FAR
+        for frm in self.frm:
+            for g in goals:
+                best = min(best, frm.get(g, FAR))
+        return best
+
+    def fetch(self, tiles: set[str]) -> int:
+        """Someone walks to one of ``tiles`` (opening it first: its server or keycard) and out again."""
+        tiles = {n for n in tiles if R.alive(self.st, n)}
+        if not tiles:
+            return 2 * FAR
+        best = 2 * FAR
+        for frm, out in zip(self.frm, self.out_of, strict=True):
+            for n in tiles:
+                best = min(best, frm.get(n, FAR) + out.get(n, FAR))
+        return best + self.open(tiles)
+
+    def open(self, tiles: set[str]) -> int:
+        """The walks to the servers and keycards that open ``tiles`` (:func:`policy.opener_steps`)."""
+        return sum(self.reach(level) for level in P.opener_steps(self.st, tiles))
+
+
+def job_steps(st: HeistState) -> tuple[float, int]:
+    """The crew's remaining work as walking steps (an estimate from public facts) and how many parts the
+    objective has: each missing piece of loot fetched and carried out (its remote lock or keycard door
+    opened first), the safe reached and cracked, the NPC freed and brought out, a breakout's cell reached."""
+    o = R.heist(st).objective
+    w = _Walks(st)
+    steps = 0.0
+    parts = 0
+    inside = R.in_play(st)
+    for kind, need in (("docs", o.docs), ("jewel", o.jewels), ("cash", o.cash_k)):
+        if not need:
+            continue
+        parts += 1
+        missing = need - st.hauled.get(kind, 0)
+        if missing <= 0:
+            continue
+        carriers = [
+            w.carry(p.seat) for p in inside for _ in range(p.cash if kind == "cash" else p.loot.count(kind))
+        ]
+        for n in st.npcs:
+            if n.status == "in":
+                carriers += [w.npc_out(n.pos)] * n.loot.count(kind)
+        carriers.sort()
+        carried = carriers[:missing]
+        steps += sum(carried) / need
+        missing -= len(carried)
+        if missing <= 0:
+            continue
+        where = {n for n, t in st.tiles.items() if (kind in t.loot or (kind == "cash" and t.cash))}
+        if o.safe and "safe_open" not in st.flags and kind == "docs":
+            where = set()
+        if where:
+            steps += missing * w.fetch(where) / need
+        else:  # not on the board yet: from the safe, or somewhere in the unknown tiles
+            unknown = {n for n, t in st.tiles.items() if t.unknown}
+            steps += missing * (FAR if o.safe else w.reach(unknown) + FAR // 2) / need
+    if o.safe:
+        parts += 1
+        safe = R.heist(st).safe
+        if "safe_open" not in st.flags:
+            tiles = {n for n, t in st.tiles.items() if "safe" in t.marks and R.alive(st, n)}
+            left = (safe.cracks if safe is not None else 1) - st.safe
+            steps += w.reach(tiles) + w.open(tiles) + 3 * max(0, left)
+    if o.npc_escapes:
+        parts += 1
+        if not any(n.status == "escaped" for n in st.npcs):
+            best = 2.0 * FAR
+            for n in st.npcs:
+                if n.status != "in":
+                    continue
+                cost = float(w.npc_out(n.pos))
+                if not n.active:
+                    cost += w.reach({n.pos}) + w.open({n.pos})
+                best = min(best, cost)
+            steps += best
+    if o.characters_escape:
+        parts += 1
+        if sum(p.status == "escaped" and R.counts_for_breakout(st, p) for p in st.players.values()) < 1:
+            cells = set(R.cells(st))
+            broke = [w.carry(p.seat) for p in inside if p.pos and R.counts_for_breakout(st, p)]
+            steps += min(broke) if broke else w.fetch(cells) if cells else FAR
+    return steps, parts
+
+
+def alerts_due(st: HeistState) -> int:
+    """Event cards the noise and alerts already owed by unfinished actions will throw away."""
+    return int(cards_owed(st))
+
+
+def cards_owed(st: HeistState) -> float:
+    """Event cards the unfinished actions' noise and alerts will throw away, plus how far the noise marker
+    will then have crept toward its next alert space (a fraction of a card)."""
+    spaces, final = R.track(st)
+    noise = st.noise
+    out = 0.0
+    for p in R.in_play(st):
+        out += p.alert_due
+        for _ in range(p.noise_due):
+            if noise >= final:
+                out += 1
+            else:
+                noise += 1
+                out += noise in spaces
+    if noise < final:
+        prev = max((a for a in spaces if a <= noise), default=0)
+        nxt = min((a for a in spaces if a > noise), default=final)
+        out += (noise - prev) / max(1, nxt - prev)
+    return out
 
 
 def crew_score(st: HeistState) -> float:
-    """How close the crew is to pulling the heist off, 0..1: the objective's parts secured outdoors (loot
-    held inside counts half), the crew not busted, the characters' distance to where they must go next,
-    weighed against the event deck running out."""
-    o = R.heist(st).objective
-    got, held = st.hauled, _loot_inside(st)
-    parts: list[float] = []
-    for kind, need in (("docs", o.docs), ("jewel", o.jewels), ("cash", o.cash_k)):
-        if need:
-            parts.append(min(1.0, (got.get(kind, 0) + 0.5 * held.get(kind, 0)) / need))
-    if o.npc_escapes:
-        parts.append(
-            1.0
-            if any(n.status == "escaped" for n in st.npcs)
-            else 0.4
-            if any(n.active for n in st.npcs)
-            else 0.0
-        )
-    if o.safe:
-        safe = R.heist(st).safe
-        cracks = safe.cracks if safe is not None else 1
-        parts.append(1.0 if "safe_open" in st.flags else 0.6 * min(1.0, st.safe / max(1, cracks)))
-    if o.characters_escape:
-        out = sum(p.status == "escaped" and "been_inside" in p.used for p in st.players.values())
-        parts.append(min(1.0, out / o.characters_escape))
-    progress = sum(parts) / len(parts) if parts else 0.5
+    """How close the crew is to pulling the heist off, 0..1, from public facts: the walking steps of work
+    left (:func:`job_steps`, secured parts cost nothing), characters busted, and the event deck left (the
+    clock: cards the unfinished actions' noise will throw away count as gone)."""
+    if "plan_lost" in st.flags:
+        return 0.01
+    steps, _parts = job_steps(st)
+    work = max(0.0, 1.0 - steps / 60.0)
     crew = list(st.players.values())
     busted = sum(p.status == "busted" for p in crew) / max(1, len(crew))
-    near = 0.0
-    inside = [p for p in crew if p.status == "in" and p.pos]
-    if inside:
-        total = 0.0
-        for p in inside:
-            d = P.distances(st, P.goals_for(st, p))
-            total += 1.0 / (1.0 + d.get(p.pos, 12) / 3.0)
-        near = total / len(inside)
-    time_left = len(st.deck) / max(1, len(st.deck) + len(st.discard))
-    score = 0.1 + 0.6 * progress + 0.12 * near + 0.08 * time_left - 0.3 * busted
-    if "plan_lost" in st.flags:
-        score = 0.0
+    total = max(1, len(st.deck) + len(st.discard))
+    time_left = max(0.0, len(st.deck) - cards_owed(st)) / total
+    score = 0.05 + 0.6 * work + 0.25 * time_left - 0.25 * busted
     return min(0.95, max(0.01, score))
 
 

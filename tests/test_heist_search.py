@@ -1,0 +1,116 @@
+"""The heist search player's evaluation: it values the steps toward the objective, the way in (servers and
+keycards), the event deck kept, and the crew kept out of jail; the easy policy heads for the servers too."""
+
+from __future__ import annotations
+
+from engine.ai.levels import level_budget
+from engine.ai.search import Searcher
+from engine.core import Outcome
+from engine.rulesets.heist import policy as P
+from engine.rulesets.heist import search as S
+from engine.rulesets.heist.state import HeistState
+from tests.heist_helpers import SEATS4, game_for, skip_planning, state
+
+# The Dark Horse Job: the documents lie on i1 behind remote lock Y; server Y (f4) lies behind remote lock X
+# (e4), whose server is f1. Exits b1, c7, i7.
+START = {"p1": "i7", "p2": "i7", "p3": "b1", "p4": "b1"}
+ROUTE = ["h6", "h5", "h4", "i3", "h2", "i1"]  # i7 up to the documents
+
+
+def dark_horse(plans: list[str] | None = None) -> HeistState:
+    game = game_for("the_dark_horse_job", SEATS4)
+    skip_planning(game, START, {"p1": ROUTE if plans is None else plans})
+    return state(game)
+
+
+def test_the_way_to_locked_documents_goes_by_both_servers() -> None:
+    st = dark_horse()
+    assert P.opener_steps(st, {"i1"}) == [{"f4"}, {"f1"}]
+    p = st.players["p1"]
+    st.tiles["i1"].marks.remove("remote_lock_y")  # once server Y has opened it, only the documents remain
+    assert P.goals_for(st, p) == {"i1"}
+
+
+def test_documents_behind_a_keycard_door_send_someone_for_the_keycard_first() -> None:
+    # The Startup Job: the documents (c1) are reached only through the keycard door b2; the keycard is on f2.
+    st = state(game_for("the_startup_job", SEATS4))
+    assert P.opener_steps(st, {"c1"}) == [{"f2"}]
+    st.players["p1"].loot.append("keycard")  # carried by someone inside: the door is no obstacle
+    assert P.opener_steps(st, {"c1"}) == []
+
+
+def test_goals_include_the_servers_of_remote_locked_loot() -> None:
+    st = dark_horse()
+    goals = set().union(*(P.goals_for(st, p) for p in st.players.values()))
+    assert {"f1", "f4", "i1"} <= goals
+
+
+def test_walking_toward_the_documents_and_out_with_them_raises_the_score() -> None:
+    st = dark_horse()
+    st.tiles["i1"].marks.remove("remote_lock_y")
+    far = S.crew_score(st)
+    st.players["p1"].pos = "h2"  # next to the documents
+    near = S.crew_score(st)
+    assert near > far
+    st.players["p1"].pos = "i1"
+    st.tiles["i1"].loot.remove("docs")
+    st.players["p1"].loot.append("docs")
+    carrying = S.crew_score(st)
+    assert carrying > near
+    st.players["p1"].pos = "h6"  # carried next to exit i7
+    assert S.crew_score(st) > carrying
+
+
+def test_a_character_only_reaches_the_tiles_it_planned() -> None:
+    planned, unplanned = dark_horse(), dark_horse(plans=ROUTE[:-1])
+    for st in (planned, unplanned):
+        st.tiles["i1"].marks.remove("remote_lock_y")
+        st.players["p1"].pos = "h2"
+    assert S.job_steps(planned)[0] < S.job_steps(unplanned)[0]
+
+
+def test_opening_the_remote_locks_counts_as_progress() -> None:
+    st = dark_horse()
+    locked = S.job_steps(st)[0]
+    st.tiles["e4"].marks.remove("remote_lock_x")
+    st.tiles["i1"].marks.remove("remote_lock_y")
+    assert S.job_steps(st)[0] < locked
+
+
+def test_noise_still_owed_by_an_unfinished_action_costs_event_cards() -> None:
+    st = dark_horse()
+    quiet = S.crew_score(st)
+    st.players["p1"].noise_due = 8  # past two alert spaces (4 and 7) on the 4-player track
+    assert S.alerts_due(st) == 2
+    assert S.crew_score(st) < quiet
+
+
+def test_a_busted_character_lowers_the_score() -> None:
+    st = dark_horse()
+    before = S.crew_score(st)
+    st.players["p3"].status = "busted"
+    assert S.crew_score(st) < before
+
+
+def test_evaluate_is_shared_by_the_crew_and_exact_on_a_finished_heist() -> None:
+    st = dark_horse()
+    assert len({S.evaluate(st, seat) for seat in st.seats}) == 1
+    assert 0.0 < S.evaluate(st, "p1") < 1.0
+    st.result = Outcome(frozenset(st.seats), "the job is done")
+    assert {S.evaluate(st, seat) for seat in st.seats} == {1.0}
+
+
+def test_the_search_never_takes_an_action_back() -> None:
+    game = game_for("the_dark_horse_job", SEATS4)
+    skip_planning(game, START, {"p1": ROUTE})
+    seat = "p1"
+    act = next(c for c in game.legal_commands(seat) if c.verb == "act")
+    game.apply(seat, act)
+    options = game.legal_commands(seat)
+    assert any(c.verb == "undo" for c in options)
+    budget = level_budget("hard", "heist", 30)
+    assert budget is not None
+    for seed in range(3):
+        result = Searcher(game.ruleset, budget).choose(game.state, seat, seed=seed, options=options)
+        assert result.command.verb != "undo"
+        assert "undo" not in result.visits
