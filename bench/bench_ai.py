@@ -54,16 +54,9 @@ class Tally:
 
 
 def own_losses(game: Game, seat: str) -> int:
-    """How many of ``seat``'s own units (the crew, in a heist) are out of the game now."""
-    st = game.state
-    rid = game.ruleset.id
-    if rid == "escape":
-        return sum(u.status == "out" for u in st.units.values() if u.seat == seat)
-    if rid == "skirm":
-        return sum(u.state == "out" for u in st.units.values() if u.seat == seat)
-    if rid == "heist":
-        return sum(p.status == "busted" for p in st.players.values())
-    return 0
+    """How many of ``seat``'s own figures (the crew, in a heist) are out of the game now (the ruleset's
+    count, 0 where it keeps none)."""
+    return game.ruleset.own_losses(game.state, seat) or 0
 
 
 def play(

@@ -180,6 +180,12 @@ class Ruleset(ABC):
             return 0.5
         return 1.0 if seat in result.winners else 0.0
 
+    def own_losses(self, state: Any, seat: str) -> int | None:
+        """How many of ``seat``'s own figures are out of the game in ``state``; None where the ruleset does
+        not say (the default). The search player uses it not to pick a command that may take out one of its
+        own figures while another command would not."""
+        return None
+
     def option_specs(self, scenario: str) -> list[OptionSpec]:
         """The lobby choices this scenario offers (empty: none)."""
         return []

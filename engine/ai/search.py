@@ -32,6 +32,11 @@ from engine.ruleset import Ruleset
 _MASK64 = (1 << 64) - 1
 
 
+# Tries (each with fresh dice) a root command gets to show it may take out one of the mover's own figures:
+# a blast or a line of fire that can catch a squadmate, a grenade at one's own feet.
+HARM_TRIES = 6
+
+
 class SplitRng(Rng):
     """The state's dice generator inside a search: same interface, a cheap SplitMix64 draw instead of
     SHA-256. Only determinized copies get one; real games keep their own generator."""
@@ -137,6 +142,7 @@ class Searcher:
         if not root_options:
             raise NotYourTurn(f"The {seat} seat has nothing to play now.")
         start = clock() if clock else 0.0
+        root_options = self._sparing(state, seat, root_options, seed)
         if len(root_options) == 1:
             return SearchResult(root_options[0], 0, 0.0, {root_options[0].text: 0})
         by_text = {c.text: c for c in root_options}
@@ -161,6 +167,33 @@ class Searcher:
         visits = {t: n.visits for t, n in root.children.items()}
         best = max(root_options, key=lambda c: (visits[c.text], root.children[c.text].prior))
         return SearchResult(best, done, (clock() - start) if clock else 0.0, visits)
+
+    def _sparing(self, state: Any, seat: str, options: list[Command], seed: int) -> list[Command]:
+        """In ``seat``'s own activation, the commands that took out none of its own figures in
+        ``HARM_TRIES`` tries, each on a fresh determinization (new dice); all of ``options`` when every
+        one did, or where the ruleset does not count its losses (``Ruleset.own_losses`` is None)."""
+        rs = self.ruleset
+        before = rs.own_losses(state, seat)
+        if before is None or not any(d.kind == "activation" and seat in d.seats for d in rs.awaiting(state)):
+            return options
+        deal = Rng(seed=seed ^ 0x5A1E)
+        safe = []
+        for command in options:
+            for _ in range(HARM_TRIES):
+                det = rs.determinize(state, seat, deal)
+                det.rng = SplitRng(seed=deal.below(2**62))
+                again = self._command(det, seat, command.text, None)
+                if again is None:
+                    break
+                try:
+                    rs.execute(det, seat, again)
+                except RuleError:
+                    break
+                if (rs.own_losses(det, seat) or 0) > before:
+                    break
+            else:
+                safe.append(command)
+        return safe or options
 
     # -- one playout -----------------------------------------------------------------------------------
     def _playout(self, root: _Node, det: Any, seat: str, root_texts: list[str], picker: Picker) -> None:

@@ -278,6 +278,10 @@ class Heist(Ruleset):
         """How good the position is for ``seat`` (0..1), from public facts only."""
         return search_hooks.evaluate(state, seat)
 
+    def own_losses(self, state: Any, seat: str) -> int | None:
+        """``seat``'s crew members busted (the crew is one side)."""
+        return int(sum(p.status == "busted" for p in state.players.values()))
+
     def help_topics(self) -> dict[str, str]:
         """Rules help in the project's own words."""
         return dict(HELP)

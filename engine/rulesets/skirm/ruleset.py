@@ -215,6 +215,10 @@ class Skirm(Ruleset):
         """How good the position is for ``seat`` (0..1), from public facts only."""
         return search_hooks.evaluate(state, seat)
 
+    def own_losses(self, state: Any, seat: str) -> int | None:
+        """``seat``'s units taken out."""
+        return int(sum(u.state == "out" for u in state.units.values() if u.seat == seat))
+
     def help_topics(self) -> dict[str, str]:
         """Rules help in the project's own words, and each faction's cards."""
         return all_topics()
