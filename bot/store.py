@@ -456,13 +456,25 @@ class SqliteStore(Store):
                     raise
                 await asyncio.sleep(0.05)
 
+    async def _begin(self) -> None:
+        """Open a write transaction. SQLite waits for another process's writer (the busy timeout), but in
+        a few WAL cases it answers "locked" at once instead of waiting: try again for up to 10 s then."""
+        for attempt in range(200):
+            try:
+                await self.db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == 199:
+                    raise
+                await asyncio.sleep(0.05)
+
     async def _migrate(self) -> None:
         """Apply the missing migrations inside one write transaction, so two processes starting on a new
         database at once never both apply one; refuse a database from a newer version."""
         db = self.db
         known = migrations()
         newest = known[-1][0] if known else 0
-        await db.execute("BEGIN IMMEDIATE")
+        await self._begin()
         try:
             await db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)")
             async with db.execute("SELECT version FROM schema_migrations") as cur:
@@ -560,7 +572,7 @@ class SqliteStore(Store):
     ) -> GameRow:
         """Open a lobby. Raises ChannelBusy when the channel already has a running game."""
         async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
+            await self._begin()
             try:
                 cur = await self.db.execute(
                     "INSERT INTO games (guild_id, channel_id, ruleset, scenario, creator_id, seats, status,"
@@ -627,7 +639,7 @@ class SqliteStore(Store):
                 sets.append(f"{column} = ?")
                 args.append(value if isinstance(value, str) else json.dumps(value))
         async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
+            await self._begin()
             try:
                 cur = await self.db.execute(
                     f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
@@ -783,7 +795,7 @@ class SqliteStore(Store):
         sql += " ORDER BY n.due_at, n.id LIMIT ?"
         args.append(limit)
         async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
+            await self._begin()
             try:
                 async with self.db.execute(sql, args) as cur:
                     rows = list(await cur.fetchall())
