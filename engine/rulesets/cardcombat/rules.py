@@ -118,7 +118,7 @@ def foes(st: CCState, f: dict[str, Any]) -> list[dict[str, Any]]:
     return [
         g
         for g in st.figures.values()
-        if (g["kind"] == "enemy") is not enemy and g["hp"] > 0 and not g.get("out") and not g.get("captive")
+        if (g["kind"] == "enemy") != enemy and g["hp"] > 0 and not g.get("out") and not g.get("captive")
     ]
 
 
@@ -283,8 +283,9 @@ def hero_routes(
 ) -> dict[Cell, tuple[int, int, list[Cell]]]:
     """How a hero (or summon) walks to each square it can reach with ``free`` card squares plus ``pool``
     stamina: the cheapest walk in stamina, and among those the one crossing the fewest traps, then the
-    shortest (cell -> (stamina, traps, cells walked; shared lists, read only)). A detour around a trap is taken when the card's free
-    squares cover it, never paid for with stamina the player did not choose to spend."""
+    shortest (cell -> (stamina, traps, cells walked; shared lists, read only)). A detour around a trap is
+    taken when the card's free squares cover it, never paid for with stamina the player did not choose to
+    spend."""
     seen, paths = _walk_table(st, f, free + pool)
     out: dict[Cell, tuple[int, int, list[Cell]]] = {}
     for (c, t), (steps, _prev) in sorted(
