@@ -23,7 +23,7 @@ Action notation (one action; a card lists several separated by ``;``, resolved i
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -155,7 +155,6 @@ class Scenario:
     rows: tuple[str, ...]
     summary: str
     reward: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def parse_action(text: str, where: str) -> Action:
