@@ -114,3 +114,17 @@ def test_the_search_never_takes_an_action_back() -> None:
         result = Searcher(game.ruleset, budget).choose(game.state, seat, seed=seed, options=options)
         assert result.command.verb != "undo"
         assert "undo" not in result.visits
+
+
+def test_the_search_never_takes_a_planning_token_back() -> None:
+    game = game_for("the_black_box", SEATS4)
+    seat = "p1"
+    game.apply(seat, next(c for c in game.legal_commands(seat) if c.verb == "start"))
+    game.apply(seat, next(c for c in game.legal_commands(seat) if c.verb == "plan"))
+    options = game.legal_commands(seat)
+    assert any(c.verb == "unplan" for c in options)
+    budget = level_budget("hard", "heist", 30)
+    assert budget is not None
+    result = Searcher(game.ruleset, budget).choose(game.state, seat, seed=1, options=options)
+    assert result.command.verb != "unplan"
+    assert not any(text.startswith("unplan") for text in result.visits)

@@ -91,9 +91,10 @@ class _Node:
         self.total = 0.0
 
 
-# Standing-answer changes ("react ...") change no position, and a take-back ("undo") only returns to a
-# position the search has already weighed (choosing it can loop forever): the search leaves both to players.
-SKIPPED_VERBS = ("react", "undo")
+# Standing-answer changes ("react ...") change no position, and a take-back ("undo", the heist's "unplan")
+# only returns to a position the search has already weighed (choosing it looped forever in heist games):
+# the search leaves them to players.
+SKIPPED_VERBS = ("react", "undo", "unplan")
 
 
 def _options(ruleset: Ruleset, state: Any, seat: str) -> list[Command]:
