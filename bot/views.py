@@ -45,6 +45,18 @@ async def _check_game(interaction: discord.Interaction, game_id: int) -> str:
     return channel_id
 
 
+def _picked(menu: discord.ui.Select[Any]) -> str:
+    """The value picked in a select menu. Raises Stale when the interaction carries none."""
+    if not menu.values:
+        raise Stale("Nothing was picked; nothing was changed.")
+    return str(menu.values[0])
+
+
+async def _show_lobby(interaction: discord.Interaction, row: GameRow) -> None:
+    """Answer a lobby component by redrawing the lobby message in place."""
+    await interaction.response.edit_message(embed=lobby_embed_for(row), view=lobby_view(row))
+
+
 class ReactionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"esc:r:(?P<game>[0-9]+):(?P<version>[0-9]+):(?P<command>.+)"):  # fmt: skip
     """One answer to a reaction decision, valid only for the game version it was posted at."""
 
@@ -113,7 +125,7 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"esc:
         try:
             channel_id = await _check_game(interaction, self.game_id)
             row, seat = await bot.games.join(channel_id, str(interaction.user.id), self.seat)
-            await interaction.response.edit_message(embed=lobby_embed_for(row), view=lobby_view(row))
+            await _show_lobby(interaction, row)
         except Exception as exc:
             await report(interaction, exc)
 
@@ -181,13 +193,11 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"es
         bot = _bot(interaction)
         try:
             channel_id = await _check_game(interaction, self.game_id)
-            values = self.item.values
-            if not values:
-                raise Stale("Nothing was picked; nothing was changed.")
+            picked = _picked(self.item)
             row, _said = await bot.games.choose(
-                channel_id, str(interaction.user.id), self.key, values[0], self.seat or None
+                channel_id, str(interaction.user.id), self.key, picked, self.seat or None
             )
-            await interaction.response.edit_message(embed=lobby_embed_for(row), view=lobby_view(row))
+            await _show_lobby(interaction, row)
         except Exception as exc:
             await report(interaction, exc)
 
@@ -225,11 +235,9 @@ class EmptySeatsSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=
         bot = _bot(interaction)
         try:
             channel_id = await _check_game(interaction, self.game_id)
-            values = self.item.values
-            if not values:
-                raise Stale("Nothing was picked; nothing was changed.")
-            row = await bot.games.set_empty_seats(channel_id, str(interaction.user.id), values[0])
-            await interaction.response.edit_message(embed=lobby_embed_for(row), view=lobby_view(row))
+            picked = _picked(self.item)
+            row = await bot.games.set_empty_seats(channel_id, str(interaction.user.id), picked)
+            await _show_lobby(interaction, row)
         except Exception as exc:
             await report(interaction, exc)
 
