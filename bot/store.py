@@ -444,24 +444,20 @@ class SqliteStore(Store):
         await self._db.execute("PRAGMA foreign_keys=ON")
 
     async def _set_wal(self) -> None:
-        """Switch to WAL. On a new file another process may be switching at the same moment, and SQLite
-        answers "locked" at once there instead of waiting: try again for up to 10 s."""
-        for attempt in range(200):
-            try:
-                async with self.db.execute("PRAGMA journal_mode=WAL") as cur:
-                    await cur.fetchone()
-                return
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) or attempt == 199:
-                    raise
-                await asyncio.sleep(0.05)
+        """Switch to WAL (on a new file another process may be switching at the same moment)."""
+        await self._unlocked("PRAGMA journal_mode=WAL")
 
     async def _begin(self) -> None:
-        """Open a write transaction. SQLite waits for another process's writer (the busy timeout), but in
-        a few WAL cases it answers "locked" at once instead of waiting: try again for up to 10 s then."""
+        """Open a write transaction. SQLite waits for another process's writer (the busy timeout)."""
+        await self._unlocked("BEGIN IMMEDIATE")
+
+    async def _unlocked(self, sql: str) -> None:
+        """Run ``sql``. In a few WAL cases (two processes switching a new file to WAL, some BEGIN
+        IMMEDIATEs) SQLite answers "locked" at once instead of waiting: try again for up to 10 s then."""
         for attempt in range(200):
             try:
-                await self.db.execute("BEGIN IMMEDIATE")
+                async with self.db.execute(sql) as cur:
+                    await cur.fetchall()
                 return
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) or attempt == 199:
