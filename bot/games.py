@@ -554,13 +554,7 @@ class GameService:
             choice = bot_level(choice)
         async with self.lock(channel_id):
             row = await self._lobby_row(channel_id, user_id)
-            settings = {**row.settings, "empty_seats": choice}
-            new = await self.store.update_game(
-                row.id, expected_version=row.version, now=self.clock(), settings=settings
-            )
-            if new is None:
-                raise Stale("The lobby changed meanwhile; try again.")
-            return new
+            return await self._lobby_update(row, dict(row.seats), {**row.settings, "empty_seats": choice})
 
     async def leave(self, channel_id: str, user_id: str, seat: str | None = None) -> GameRow:
         """Free a member's seats in the lobby (only ``seat`` when given: theirs, or one the game holds)."""
