@@ -15,6 +15,7 @@ Sections (``--section``, repeatable; default all):
 Every game also counts self-harm: a player's own command taking out one of its own units.
 
 Usage: python bench/bench_ai.py [--games N] [--normal P] [--hard P] [--section S ...] [--seconds-per-row T]
+       [--only TEXT] [--seed0 S]
 """
 
 from __future__ import annotations
@@ -133,15 +134,26 @@ def line(label: str, tally: Tally, seat: str) -> str:
 
 
 def run_rows(rows: list[tuple[str, str, str | None, dict[str, str], dict[str, Any] | None, str]],
-             games: int, budgets: dict[str, Budget], seconds: float) -> None:  # fmt: skip
+             games: int, budgets: dict[str, Budget], seconds: float, seed0: int = 10_000) -> None:  # fmt: skip
+    """Play each row's games (seeds from ``seed0``) and print its line; after Skirm's faction pairings, each
+    squad's score over every game it played (win 1, draw 1/2)."""
+    score: Counter[str] = Counter()
+    played: Counter[str] = Counter()
     for label, ruleset, scenario, players, options, focus in rows:
         tally = Tally()
         start = time.perf_counter()
         for i in range(games):
             if i and time.perf_counter() - start > seconds:
                 break
-            play(ruleset, scenario, players, 10_000 + i, budgets, tally, options)
+            play(ruleset, scenario, players, seed0 + i, budgets, tally, options)
         print(line(label, tally, focus), flush=True)
+        if ruleset == "skirm" and options and "squad" in options:
+            for seat, squad in options["squad"].items():
+                score[squad] += tally.wins[seat] + tally.draws / 2
+                played[squad] += tally.games
+    for squad in sorted(played, key=lambda q: -score[q] / played[q]):
+        print(f"skirm faction score {squad:<16} {score[squad] / played[squad]:.2f} "
+              f"({score[squad]:g} of {played[squad]} games)", flush=True)  # fmt: skip
 
 
 def vs_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, Any] | None, str]]:
@@ -349,6 +361,7 @@ def main() -> None:
     ap.add_argument("--latency-seconds", type=float, default=20, help="latency: at least this long")
     ap.add_argument("--bot-channels", type=int, default=3, help="latency: channels with a thinking bot")
     ap.add_argument("--only", default="", help="run only rows whose label contains this text")
+    ap.add_argument("--seed0", type=int, default=10_000, help="vs and mirror: the first game's seed")
     args = ap.parse_args()
     budgets = {}
     for level, cut in (("normal", args.normal), ("hard", args.hard)):
@@ -365,9 +378,11 @@ def main() -> None:
     if "speed" in sections:
         speed_section(budgets)
     if "vs" in sections:
-        run_rows([r for r in vs_rows() if args.only in r[0]], args.games, budgets, args.seconds_per_row)
+        rows = [r for r in vs_rows() if args.only in r[0]]
+        run_rows(rows, args.games, budgets, args.seconds_per_row, args.seed0)
     if "mirror" in sections:
-        run_rows([r for r in mirror_rows() if args.only in r[0]], args.games, budgets, args.seconds_per_row)
+        rows = [r for r in mirror_rows() if args.only in r[0]]
+        run_rows(rows, args.games, budgets, args.seconds_per_row, args.seed0)
     if "heist" in sections:
         heist_section(args.games, budgets, args.seconds_per_row, args.only)
 
