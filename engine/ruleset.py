@@ -186,6 +186,13 @@ class Ruleset(ABC):
         own figures while another command would not."""
         return None
 
+    def endangers_own(self, state: Any, seat: str, command: Command) -> bool:
+        """Whether ``command``, played by ``seat``, would roll against one of its own figures whatever the
+        dice (a blast or a line of fire that catches a squadmate or the thrower). False by default. The
+        search player avoids such a command while another is safe, as it avoids one that took out its own
+        figure in a try (``own_losses``): a harm that only some dice bring is easy to miss in a few tries."""
+        return False
+
     def option_specs(self, scenario: str) -> list[OptionSpec]:
         """The lobby choices this scenario offers (empty: none)."""
         return []

@@ -9,6 +9,7 @@ import pytest
 from engine import RULESETS, Game, new_game
 from engine.ai.search import Budget, Searcher
 from engine.core import Command
+from engine.dice import Rng
 from engine.rulesets.escape.state import Unit as EscapeUnit
 from engine.rulesets.skirm.state import Unit as SkirmUnit
 
@@ -75,3 +76,113 @@ def test_own_losses_count_the_seat_s_figures_out() -> None:
     eunit: EscapeUnit = next(u for u in egame.state.units.values() if u.seat == eseat and u.status != "out")
     eunit.status = "out"
     assert egame.ruleset.own_losses(egame.state, eseat) == (ebefore or 0) + 1
+
+
+# Squads with blast weapons for Skirm; ESCAPE's lineups carry grenades once picked up.
+_SETUPS: dict[str, dict[str, Any] | None] = {
+    "skirm": {"squad": {"player1": "swarm", "player2": "stonekin"}},
+    "escape": None,
+}
+
+
+def _endangering(ruleset: str, seed: int, scenario: str | None = None) -> tuple[Game, str, Command]:
+    """A position, reached by the easy player, where a legal command (a blast) endangers the mover's own
+    side by the ruleset's account."""
+    rs = RULESETS[ruleset]
+    seats = {s: None for s in rs.seats}
+    game = new_game(ruleset, scenario=scenario, seed=seed, seats=seats, options=_SETUPS[ruleset])
+    for _ in range(1500):
+        seat = game.next_bot_seat()
+        if seat is None or game.outcome is not None:
+            break
+        risky = [c for c in game.legal_commands(seat) if rs.endangers_own(game.state, seat, c)]
+        if risky:
+            return game, seat, risky[0]
+        game.apply(seat, game.bot_command(seat, level="easy"))
+    raise AssertionError(f"{ruleset} seed {seed}: no endangering command came up")
+
+
+def _own_side_hurt(game: Game, seat: str, command: Command) -> bool:
+    """Whether playing ``command`` (to the end of what it sets off, others answering as the easy player)
+    left one of ``seat``'s figures worse off: damaged, Downed, Stunned or Out."""
+
+    def hurt(g: Game) -> dict[str, tuple[object, ...]]:
+        units = [u for u in g.state.units.values() if u.seat == seat]
+        if g.ruleset.id == "skirm":
+            return {u.id: (u.state in ("downed", "out"), u.stun > 0) for u in units}
+        return {u.id: (u.status == "out", u.damage) for u in units}
+
+    before = hurt(game)
+    game.apply(seat, command.text)
+    for _ in range(30):  # re-rolls and reactions the attack asks for
+        if game.outcome is not None or any(d.kind == "activation" for d in game.awaiting()):
+            break
+        who = game.next_bot_seat()
+        assert who is not None
+        game.apply(who, game.bot_command(who, level="easy"))
+    after = hurt(game)
+    return any(after[k] != before[k] and after[k] > before[k] for k in before)  # type: ignore[operator]
+
+
+def _names(game: Game, seat: str, but: str) -> list[str]:
+    """The names of ``seat``'s Skirm units on the map, all but ``but``."""
+    return [u.name for u in game.state.units.values() if u.seat == seat and u.id != but and u.pos is not None]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "scenario", "seed"),
+    [
+        ("skirm", None, 0),
+        ("skirm", None, 1),
+        ("skirm", None, 2),
+        ("escape", "evasion", 1),
+        ("escape", "datatheft", 0),
+    ],
+)
+def test_a_blast_that_takes_in_its_own_side_is_avoided_while_a_safe_command_exists(
+    ruleset: str, scenario: str | None, seed: int
+) -> None:
+    game, seat, risky = _endangering(ruleset, seed, scenario)
+    # The flag is true to the rules. In Skirm, whatever the dice, the blast rolls against a squadmate and
+    # the narration names it; in ESCAPE, the grenade damages one of the thrower's side with some dice.
+    if ruleset == "skirm":
+        own = _names(game, seat, but=risky.args[0])
+        for k in range(5):
+            copy = game.copy()
+            copy.state.rng = Rng(seed=k)
+            told = " ".join(e.text for e in copy.apply(seat, risky.text))
+            assert any(name in told for name in own), told
+    else:
+        damage = []
+        for k in range(10):
+            copy = game.copy()
+            copy.state.rng = Rng(seed=k)
+            copy.apply(seat, risky.text)
+            damage.append(sum(u.damage for u in copy.state.units.values() if u.seat == seat))
+        assert max(damage) > sum(u.damage for u in game.state.units.values() if u.seat == seat)
+    safe = next(
+        c
+        for c in game.legal_commands(seat)
+        if c.verb not in ("react", "undo") and c.args[:1] != risky.args[:1]
+        and not game.ruleset.endangers_own(game.state, seat, c)
+    )  # fmt: skip
+    for search_seed in range(3):
+        picked = Searcher(game.ruleset, Budget(playouts=40, depth=4)).choose(
+            game.state, seat, seed=search_seed, options=[risky, safe]
+        )
+        assert picked.command.text == safe.text
+
+
+def test_a_shot_with_no_squadmate_in_its_blast_or_line_is_not_flagged() -> None:
+    game, seat, risky = _endangering("skirm", 0)
+    rs = game.ruleset
+    shots = [c for c in game.legal_commands(seat) if c.verb == "shoot"]
+    for c in shots:
+        if not rs.endangers_own(game.state, seat, c):
+            for k in range(10):
+                copy = game.copy()
+                copy.state.rng = Rng(seed=k)
+                assert not _own_side_hurt(copy, seat, c), c.text
+    assert not any(
+        rs.endangers_own(game.state, seat, c) for c in game.legal_commands(seat) if c.verb == "move"
+    )

@@ -170,9 +170,10 @@ class Searcher:
         return SearchResult(best, done, (clock() - start) if clock else 0.0, visits)
 
     def _sparing(self, state: Any, seat: str, options: list[Command], seed: int) -> list[Command]:
-        """In ``seat``'s own activation, the commands that took out none of its own figures in
-        ``HARM_TRIES`` tries, each on a fresh determinization (new dice); all of ``options`` when every
-        one did, or where the ruleset does not count its losses (``Ruleset.own_losses`` is None)."""
+        """In ``seat``'s own activation, the commands that endanger none of its own figures
+        (``Ruleset.endangers_own``) and took out none in ``HARM_TRIES`` tries, each on a fresh
+        determinization (new dice); all of ``options`` when every one did, or where the ruleset does not
+        count its losses (``Ruleset.own_losses`` is None)."""
         rs = self.ruleset
         before = rs.own_losses(state, seat)
         if before is None or not any(d.kind == "activation" and seat in d.seats for d in rs.awaiting(state)):
@@ -180,6 +181,8 @@ class Searcher:
         deal = Rng(seed=seed ^ 0x5A1E)
         safe = []
         for command in options:
+            if rs.endangers_own(state, seat, command):
+                continue
             for _ in range(HARM_TRIES):
                 det = rs.determinize(state, seat, deal)
                 det.rng = SplitRng(seed=deal.below(2**62))

@@ -203,6 +203,16 @@ class Escape(Ruleset):
         """``seat``'s units taken out."""
         return int(sum(u.status == "out" for u in state.units.values() if u.seat == seat))
 
+    def endangers_own(self, state: Any, seat: str, command: Command) -> bool:
+        """A grenade whose blast would catch one of ``seat``'s own characters (the thrower included)."""
+        st: EscapeState = state
+        if command.verb != "grenade" or len(command.args) != 2:
+            return False
+        c = R.cell_arg(st, command.args[1])
+        return any(
+            v.seat == seat and v.status == "board" and A.blast_reaches(st, c, v) for v in st.units.values()
+        )
+
     def help_topics(self) -> dict[str, str]:
         """Rules help in the project's own words."""
         return dict(HELP)

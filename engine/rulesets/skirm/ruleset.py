@@ -219,6 +219,18 @@ class Skirm(Ruleset):
         """``seat``'s units taken out."""
         return int(sum(u.state == "out" for u in state.units.values() if u.seat == seat))
 
+    def endangers_own(self, state: Any, seat: str, command: Command) -> bool:
+        """A shot whose blast (XPL) or line (LNR) would roll against one of ``seat``'s own units."""
+        st: SkirmState = state
+        if command.verb != "shoot" or len(command.args) != 3:
+            return False
+        u = st.units.get(command.args[0])
+        if u is None or u.pos is None:
+            return False
+        cell, _ = A.target_cell(st, command.args[2])
+        victims = R.attack_targets(st, u, R.wp(command.args[1]), cell, melee=False)
+        return any(st.units[v["id"]].seat == seat for v in victims)
+
     def help_topics(self) -> dict[str, str]:
         """Rules help in the project's own words, and each faction's cards."""
         return all_topics()
