@@ -12,7 +12,8 @@ Sections (``--section``, repeatable; default all):
 - ``speed``: state copies, random self-play games/s, playouts per second inside the search;
 - ``latency`` (not in the default run): p50/p99 of moves in other channels while hard bot seats think,
   with the thinking in the process pool, in threads (holding the GIL), and with no bot at all.
-Every game also counts self-harm: a player's own command taking out one of its own units.
+Every game also counts self-harm: a player's own command taking out one of its own units (by player, so
+that today's policy's own blunders are told apart from the search player's).
 
 Usage: python bench/bench_ai.py [--games N] [--normal P] [--hard P] [--section S ...] [--seconds-per-row T]
        [--only TEXT] [--seed0 S]
@@ -47,6 +48,7 @@ class Tally:
     draws: int = 0
     games: int = 0
     harm: int = 0
+    harm_by: Counter[str] = field(default_factory=Counter)  # player level -> self-harm count
     harm_examples: list[str] = field(default_factory=list)
     decision_ms: list[float] = field(default_factory=list)
     playouts: int = 0
@@ -102,6 +104,7 @@ def play(
         game.apply(seat, command)
         if acting and own_losses(game, seat) > before:
             tally.harm += 1
+            tally.harm_by[who] += 1
             if len(tally.harm_examples) < 3:
                 tally.harm_examples.append(f"{seat} ({who}): {command.text}")
     result = game.outcome
@@ -124,6 +127,8 @@ def line(label: str, tally: Tally, seat: str) -> str:
     pct = f"{100 * w / decided:5.1f}%" if decided else "  n/a "
     out = f"{label:<58} n={tally.games:<3} W{w:>3} D{tally.draws:>3} L{lost:>3}  win/decided {pct}"
     out += f"  self-harm {tally.harm}"
+    if tally.harm:
+        out += " (" + ", ".join(f"{who} {n}" for who, n in sorted(tally.harm_by.items())) + ")"
     if tally.decision_ms:
         ms = sorted(tally.decision_ms)
         p95 = ms[int(0.95 * (len(ms) - 1))]
