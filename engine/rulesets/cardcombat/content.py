@@ -570,10 +570,10 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "ogre_den",
         "Den of the Ogre",
-        3,
+        5,
         12,
         "kill_all",
-        ("aided_by_darkness",),
+        ("aided_by_darkness", "rejuvenating_elixir"),
         ("orc", "orc_ranger"),
         "ogre",
         (
