@@ -623,7 +623,7 @@ SCENARIOS += (
     Scenario(
         "vault",
         "The Sealed Vault",
-        2,
+        4,
         12,
         "kill_all",
         ("the_blood_price",),
