@@ -523,7 +523,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "orc_camp",
         "Raid on the Orc Camp",
-        2,
+        4,
         10,
         "kill_all",
         ("finishing_blows",),
