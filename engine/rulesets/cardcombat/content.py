@@ -503,7 +503,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         1,
         10,
         "kill_all",
-        ("rabbits_foot", "rejuvenating_elixir"),
+        ("fragile_alliance", "rejuvenating_elixir"),
         ("skeleton", "shadow"),
         "corrupted_elemental",
         (
