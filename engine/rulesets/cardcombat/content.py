@@ -546,7 +546,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "golem_forge",
         "The Golem Forge",
-        3,
+        5,
         12,
         "escape",
         ("fragile_alliance", "rabbits_foot"),
