@@ -596,7 +596,7 @@ SCENARIOS += (
     Scenario(
         "prisoner",
         "The Prisoner of Black Hollow",
-        2,
+        4,
         12,
         "rescue",
         (),
