@@ -963,13 +963,13 @@ def _wipe_out(scenario: str, lineup: list[str]) -> Game:
 
 
 def test_all_resistance_characters_taken_out_ends_the_game_with_the_isc_victory_if_met():
-    # Evasion: the I.S.C. wins with 3 Resistance characters taken out.
-    game = _wipe_out("evasion", ["ashton", "mira", "jimmy"])
+    # Evasion: the I.S.C. wins with 4 Resistance characters taken out.
+    game = _wipe_out("evasion", ["ashton", "mira", "kenji", "jimmy"])
     assert game.outcome is not None and game.outcome.winners == {"isc"}
 
 
 def test_all_resistance_characters_taken_out_without_a_victory_condition_is_a_draw():
-    game = _wipe_out("evasion", ["ashton", "jimmy"])  # only 2 taken out, 3 needed
+    game = _wipe_out("evasion", ["ashton", "mira", "jimmy"])  # only 3 taken out, 4 needed
     assert game.outcome is not None and game.outcome.draw
 
 
