@@ -105,13 +105,13 @@ def test_loot_follows_the_scenario_table_and_melee_kills_take_it() -> None:
     st.figures["orc1"] = orc
     st.rng.script = [4]
     R.start_attack(st, hero, ["orc1"], cards()["charge"].actions[1], {}, [])
-    assert hero["gold"] == 2 + 4 - 3  # level 2, 4 HP before the blow
+    assert hero["gold"] == 4 + 4 - 3  # the orc camp is level 4; 4 HP before the blow
     far = R.make_enemy(st, "orc", False, (4, 1), "orc2")
     far["hp"] = 2
     st.figures["orc2"] = far
     st.rng.script = [5]
     R.start_attack(st, hero, ["orc2"], cards()["lucky_stone"].actions[0], {}, [])
-    assert st.loot == [[4, 1, "gold:1"]]
+    assert st.loot == [[4, 1, "gold:3"]]  # 4 + 2 - 3, dropped where the ranged kill fell
 
 
 def test_rift_gate_uses_a_rift_in_reach_or_fails() -> None:

@@ -21,7 +21,7 @@ def arena(dice: list[int]) -> tuple[CCState, dict[str, Any], dict[str, Any]]:
     hero = R.hero_of(st, "hero1")
     assert hero is not None
     st.figures = {hero["id"]: hero}
-    st.scenario["rules"] = []  # no scenario rule (the crypt's Rabbit's Foot) in these worked examples
+    st.scenario["rules"] = []  # no scenario rule (not the crypt's own) in these worked examples
     hero["pos"] = [1, 1]
     hero.update(melee=4, ranged=4, hp=20, max_hp=20)
     orc = R.make_enemy(st, "orc", False, (2, 1), "orc1")

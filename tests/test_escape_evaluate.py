@@ -78,6 +78,33 @@ def test_standing_within_reach_of_isc_fighters_scores_lower_for_the_resistance()
     assert hunted < alone - 0.01
 
 
+def test_a_fragile_character_a_short_walk_from_a_fighter_counts_as_nearly_taken_out() -> None:
+    # Jimmy (Cbt 1, life 4) within Mamushi's walk (Mvt 5) is very likely taken out in Mamushi's next
+    # activation (two strikes of d6+1): the evaluation must weigh that like most of a take-out, far more
+    # than a few steps of progress toward the exit.
+    safe = _score({"jimmy": "p8", "mamushi": "b18"}, "evasion")
+    hunted = _score({"jimmy": "p8", "mamushi": "p12"}, "evasion")
+    assert hunted < safe - 0.05
+
+
+def test_a_fighter_behind_walls_threatens_only_along_the_walk_round_them() -> None:
+    # Kitsune's Needle gun (Range 5) plus Mvt 4 covers 9 squares: Kenji in the Quarters is within 9 of
+    # the Central room as the crow flies but far more by any walk, so he is not threatened there.
+    kenji_alone = _score({"kenji": "c3", "oni": "t20"}, "evasion")
+    with_kitsune = _score({"kenji": "c3", "oni": "t20", "kitsune": "h9"}, "evasion")
+    assert abs(kenji_alone - with_kitsune) < 0.02
+    open_ground = _score({"kenji": "g7", "oni": "t20"}, "evasion")
+    in_sight = _score({"kenji": "g7", "oni": "t20", "kitsune": "k7"}, "evasion")
+    assert in_sight < open_ground - 0.05
+
+
+def test_an_armoured_robot_is_not_threatened_by_a_weak_striker() -> None:
+    # Golem (Cbt 3, life 8, Armor 1) cannot be taken out by Tengu (Cbt 1) in one activation.
+    alone = _score({"golem": "p8", "oni": "b18"}, "evasion")
+    beside = _score({"golem": "p8", "oni": "b18", "tengu": "p9"}, "evasion")
+    assert abs(alone - beside) < 0.02
+
+
 def test_the_search_tries_more_than_its_first_placement_when_every_line_looks_good() -> None:
     # Deploying in Evasion the Resistance stands well above 0.5 whatever it does: with the old first-play
     # value (0.5) the first command tried took every playout; with ESCAPE's it compares placements.

@@ -111,7 +111,7 @@ def test_objective_tokens_are_placed_like_crates_with_values_1_or_2():
         game.apply(st.placer, "objective e5")
     play_setup(game)
     objs = [t for t in st.tokens.values() if t.kind == "objective"]
-    assert sorted(t.value for t in objs) == [1, 1, 1, 2, 2]
+    assert sorted(t.value for t in objs) == [1, 1, 2, 2, 2]  # the scenario's set (two 1s, three 2s)
     rooms = [st_room(game, t.pos) for t in objs]
     assert len(set(rooms)) == len(rooms) and not any(t.face_up for t in objs)
 
@@ -718,20 +718,34 @@ def test_objective_token_is_handed_to_an_ally_in_the_periphery_for_a_movement_ac
 
 
 def test_objective_points_count_when_carried_off_the_board():
-    # Data theft: carry objective tokens worth 3 out through Airlock 4 (a10, a11) or 1.
+    # Data theft: carry objective tokens worth 2 out through Airlock 4 (a10, a11) or 1.
     game = arena({"jimmy": "a10", "ashton": "a11", "mamushi": "s18", "ubume": "s16"}, scenario="datatheft")
     st = state(game)
-    equip(game, "jimmy", "", kind="objective", value=2)
+    equip(game, "jimmy", "", kind="objective", value=1)
     equip(game, "ashton", "", kind="objective", value=1)
     game.apply("resistance", "leave jimmy")  # leaving ends the activation
-    assert st.carried_points == 2
+    assert st.carried_points == 1
     game.apply("isc", "activate mamushi")
     game.apply("isc", "end")
     game.apply("resistance", "leave ashton")
-    assert st.carried_points == 3 and game.outcome is None  # victory is checked at the end of the turn
+    assert st.carried_points == 2 and game.outcome is None  # victory is checked at the end of the turn
     game.apply("isc", "activate ubume")
     game.apply("isc", "end")
     assert game.outcome is not None and game.outcome.winners == {"resistance"}
+
+
+def test_one_point_carried_off_is_not_yet_a_data_theft_victory():
+    game = arena({"jimmy": "a10", "ashton": "c12", "mamushi": "s18", "ubume": "s16"}, scenario="datatheft")
+    st = state(game)
+    equip(game, "jimmy", "", kind="objective", value=1)
+    game.apply("resistance", "leave jimmy")
+    game.apply("isc", "activate mamushi")
+    game.apply("isc", "end")
+    game.apply("resistance", "activate ashton")
+    game.apply("resistance", "end")
+    game.apply("isc", "activate ubume")
+    game.apply("isc", "end")
+    assert st.carried_points == 1 and game.outcome is None and st.turn == 2
 
 
 # -- Equipment tokens ------------------------------------------------------------------------------------
@@ -963,13 +977,13 @@ def _wipe_out(scenario: str, lineup: list[str]) -> Game:
 
 
 def test_all_resistance_characters_taken_out_ends_the_game_with_the_isc_victory_if_met():
-    # Evasion: the I.S.C. wins with 3 Resistance characters taken out.
-    game = _wipe_out("evasion", ["ashton", "mira", "jimmy"])
+    # Evasion: the I.S.C. wins with 4 Resistance characters taken out.
+    game = _wipe_out("evasion", ["ashton", "mira", "kenji", "jimmy"])
     assert game.outcome is not None and game.outcome.winners == {"isc"}
 
 
 def test_all_resistance_characters_taken_out_without_a_victory_condition_is_a_draw():
-    game = _wipe_out("evasion", ["ashton", "jimmy"])  # only 2 taken out, 3 needed
+    game = _wipe_out("evasion", ["ashton", "mira", "jimmy"])  # only 3 taken out, 4 needed
     assert game.outcome is not None and game.outcome.draw
 
 

@@ -503,7 +503,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         1,
         10,
         "kill_all",
-        ("rabbits_foot", "rejuvenating_elixir"),
+        ("fragile_alliance", "rejuvenating_elixir"),
         ("skeleton", "shadow"),
         "corrupted_elemental",
         (
@@ -523,7 +523,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "orc_camp",
         "Raid on the Orc Camp",
-        2,
+        4,
         10,
         "kill_all",
         ("finishing_blows",),
@@ -546,7 +546,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "golem_forge",
         "The Golem Forge",
-        3,
+        5,
         12,
         "escape",
         ("fragile_alliance", "rabbits_foot"),
@@ -570,10 +570,10 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "ogre_den",
         "Den of the Ogre",
-        3,
+        5,
         12,
         "kill_all",
-        ("aided_by_darkness",),
+        ("aided_by_darkness", "rejuvenating_elixir"),
         ("orc", "orc_ranger"),
         "ogre",
         (
@@ -596,7 +596,7 @@ SCENARIOS += (
     Scenario(
         "prisoner",
         "The Prisoner of Black Hollow",
-        2,
+        4,
         12,
         "rescue",
         (),
@@ -623,7 +623,7 @@ SCENARIOS += (
     Scenario(
         "vault",
         "The Sealed Vault",
-        2,
+        4,
         12,
         "kill_all",
         ("the_blood_price",),

@@ -7,6 +7,7 @@ order of the equipment and objective pools, plus the future dice. The evaluation
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from engine.ai.copying import flat, plain, rng_copy
 from engine.dice import Rng
@@ -68,7 +69,6 @@ def determinize(st: EscapeState, seat: str, rng: Rng) -> EscapeState:
 _DISTANCES: dict[tuple[str, tuple[Cell, ...], tuple[EdgeKey, ...]], dict[Cell, int]] = {}
 _FAR = 40  # steps counted for a square no walk reaches (a sealed room)
 _SPAN = 30.0  # about the longest walk a scenario asks for: the scale of the linear distance credit
-_AVG_OBJECTIVE = 1.5  # the mean value of a face-down data core (1 or 2 points)
 
 
 def _distances(st: EscapeState, goals: tuple[Cell, ...]) -> dict[Cell, int]:
@@ -156,6 +156,8 @@ def _resistance_progress(st: EscapeState) -> float:
         return min(1.0, (done + _best(chances, need - done)) / need)
     if kind == "carried_points":
         need_points = max(1, int(v["points"]))
+        # What a core not yet turned over is worth on average: the mean of the scenario's set.
+        mean_value = sum(s.objectives) / len(s.objectives) if s.objectives else 1.0
         lying = [t for t in st.tokens.values() if t.kind == "objective" and t.pos is not None]
         # A character without a core walks to the nearest one, then out: the sum over each core lying about.
         by_core = [(_distances(st, (t.pos,)), dist.get(t.pos, _FAR) + 1) for t in lying if t.pos is not None]
@@ -173,7 +175,7 @@ def _resistance_progress(st: EscapeState) -> float:
                     walk = min(
                         min(to.get(c, _FAR) for c in _start_cells(st)) + 1 + out for to, out in by_core
                     )
-                seekers.append(_AVG_OBJECTIVE * _reach(walk, moves, health))
+                seekers.append(mean_value * _reach(walk, moves, health))
         seekers = sorted(seekers, reverse=True)[: len(by_core)]
         return min(1.0, (st.carried_points + sum(carriers) + sum(seekers)) / need_points)
     # hold_room: enough characters in the room to reach the minimum and outnumber the I.S.C. there.
@@ -189,29 +191,85 @@ def _resistance_progress(st: EscapeState) -> float:
     return min(1.0, _best(chances, need) / need)
 
 
+_STRUCK = tuple(range(1, 7))  # an undodged strike: the attacker's d6
+_DODGED = tuple(a - d for a in range(1, 7) for d in range(1, 7))  # a dodged one: d6 less the dodger's d6
+
+
+@lru_cache(maxsize=4096)
+def _kill_chance(attack: int, defence: int, armor: int, attacks: int, dodges: int, life_left: int) -> float:
+    """The chance, 0..1, that ``attacks`` strikes of Combat ``attack`` deal at least ``life_left`` damage
+    to a target of Combat ``defence`` and Armor ``armor`` that dodges the first ``dodges`` of them: an
+    undodged strike deals d6 + attack - defence, a dodged one the margin of two such dice (ESCAPE's
+    Simple and Opposed Combat rolls), Armor taken off each."""
+    need = max(1, life_left)
+    dist = {0: 1.0}  # damage so far (capped at need) -> probability
+    for k in range(attacks):
+        step: dict[int, float] = {}
+        faces = _DODGED if k < dodges else _STRUCK
+        share = 1.0 / len(faces)
+        for face in faces:
+            dealt = max(0, face + attack - defence - armor)
+            for done, p in dist.items():
+                total = min(need, done + dealt)
+                step[total] = step.get(total, 0.0) + p * share
+        dist = step
+    return dist.get(need, 0.0)
+
+
+_FROM: dict[tuple[str, Cell, tuple[EdgeKey, ...]], dict[Cell, int]] = {}
+
+
+def _walks_from(st: EscapeState, cell: Cell) -> dict[Cell, int]:
+    # Walking distances from one square (the same map-only walk as :func:`_distances`), kept per square.
+    key = (st.scenario, cell, tuple(st.destroyed))
+    found = _FROM.get(key)
+    if found is None:
+        if len(_FROM) > 4096:
+            _FROM.clear()
+        found = _FROM[key] = path_distances(st, [cell], "resistance")
+    return found
+
+
+def _threat(st: EscapeState, u: Unit, hunters: list[Unit]) -> float:
+    """The chance, 0..1, that some I.S.C. character takes ``u`` out in its next activation: one that can
+    walk next to it (or within its card weapon's range of it, counted as a walk: a rough line of sight)
+    with its Movement, then strike with every Combat action it has, ``u`` dodging while it has Combat
+    actions. Walks go round walls and through doors."""
+    assert u.pos is not None
+    walks = _walks_from(st, u.pos)
+    life_left = R.prof(u).life - u.damage
+    defence = R.base_stat(st, u, CBT)
+    armor = R.prof(u).skills.get("armor", 0)
+    spared = 1.0
+    for h in hunters:
+        assert h.pos is not None
+        mvt, cbt = R.base_stat(st, h, MVT), R.base_stat(st, h, CBT)
+        weapon = R.prof(h).ranged
+        attack = cbt
+        walk = walks.get(h.pos, _FAR)
+        if weapon is not None and walk <= mvt + weapon.range:
+            attack += weapon.power
+        elif walk - 1 > mvt:
+            continue
+        spared *= 1.0 - _kill_chance(attack, defence, armor, max(1, cbt), defence, life_left)
+    return 1.0 - spared
+
+
 def _isc_progress(st: EscapeState) -> float:
     """The I.S.C.'s expected share of its goal (Resistance characters taken out), 0..1: those out, plus
-    for each one still in play a risk growing with the damage it carries."""
+    for each one still on the board the chance that an I.S.C. character in reach takes it out in its next
+    activation (:func:`_threat`), or at least a risk growing with the damage it carries."""
     v = R.scen(st).victory["isc"]
     need = max(1, int(v.get("count", 1)))
     res = [u for u in st.units.values() if u.seat == "resistance"]
-    hunters = [
-        (u.pos, R.base_stat(st, u, MVT) + 1, R.base_stat(st, u, CBT))
-        for u in st.units.values()
-        if u.seat == "isc" and u.status == "board" and u.pos is not None
-    ]
+    hunters = [u for u in st.units.values() if u.seat == "isc" and u.status == "board" and u.pos is not None]
     outs = sum(u.status == "out" for u in res)
     risk = 0.0
     for u in res:
         if u.status != "board" or u.pos is None:
             continue
         wounds = 1.0 - _health(u)
-        # I.S.C. characters that could close in and strike next activation (walls ignored: a rough count).
-        x, y = u.pos
-        exposure = sum(
-            0.05 * cbt for (hx, hy), reach, cbt in hunters if max(abs(hx - x), abs(hy - y)) <= reach
-        )
-        risk += min(0.9, 0.7 * wounds * wounds + exposure * (0.5 + wounds))
+        risk += min(0.9, max(0.7 * wounds * wounds, 0.8 * _threat(st, u, hunters)))
     return min(1.0, (outs + risk) / need)
 
 
