@@ -549,7 +549,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         5,
         12,
         "escape",
-        ("fragile_alliance", "rabbits_foot"),
+        ("fragile_alliance",),
         ("earth_golem", "flesh_golem"),
         "ogre",
         (
