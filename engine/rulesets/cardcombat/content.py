@@ -500,7 +500,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "crypt",
         "The Whispering Crypt",
-        1,
+        4,
         10,
         "kill_all",
         ("fragile_alliance", "rejuvenating_elixir"),
