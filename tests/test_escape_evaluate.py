@@ -121,3 +121,20 @@ def test_the_search_tries_more_than_its_first_placement_when_every_line_looks_go
         game.state, "resistance", seed=1
     )
     assert sum(1 for v in legacy.visits.values() if v) < sum(1 for v in result.visits.values() if v)
+
+
+def test_data_theft_after_one_core_is_out_the_walk_to_the_next_still_counts() -> None:
+    # One point of two is out; the cores left lie in the Quarters, three characters far off in the Laboratory.
+    # Each step Jimmy takes towards a core must still raise the Resistance's score (summing every seeker's
+    # chances used to cap the goal at "done": 0.95 wherever he stood).
+    def theft(jimmy: str) -> float:
+        units = {"jimmy": jimmy, "mira": "s2", "ashton": "t3", "golem": "s5", "oni": "t20"}
+        game = arena(units, scenario="datatheft")
+        for square in ("b2", "c5", "e2", "f5"):
+            lay(game, "objective", square, value=2)
+        st = state(game)
+        st.carried_points = 1
+        return resistance_score(st)
+
+    far, nearer, nearest = theft("q18"), theft("k18"), theft("c10")
+    assert far + 0.002 < nearer < nearest - 0.005

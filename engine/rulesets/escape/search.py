@@ -163,11 +163,13 @@ def _resistance_progress(st: EscapeState) -> float:
         by_core = [(_distances(st, (t.pos,)), dist.get(t.pos, _FAR) + 1) for t in lying if t.pos is not None]
         carriers: list[float] = []
         seekers: list[float] = []
+        carried_value = 0
         for u in alive:
             moves, health = _moves_left(st, u), _health(u)
             token = st.tokens.get(u.carrying) if u.carrying else None
             if token is not None and token.kind == "objective":
                 carriers.append(token.value * _reach(_steps(st, u, dist, start), moves, health))
+                carried_value += token.value
             elif by_core:
                 if u.status == "board" and u.pos is not None:
                     walk = min(to.get(u.pos, _FAR) + out for to, out in by_core)
@@ -175,9 +177,18 @@ def _resistance_progress(st: EscapeState) -> float:
                     walk = min(
                         min(to.get(c, _FAR) for c in _start_cells(st)) + 1 + out for to, out in by_core
                     )
-                seekers.append(mean_value * _reach(walk, moves, health))
-        seekers = sorted(seekers, reverse=True)[: len(by_core)]
-        return min(1.0, (st.carried_points + sum(carriers) + sum(seekers)) / need_points)
+                seekers.append(_reach(walk, moves, health))
+        # The points still missing, times the chance the seekers fetch them, each seeker's walk a chance that
+        # one of the cores those points need comes out (1 - the product of the misses, shared among the
+        # cores needed). Summing every seeker's walk instead saturated the goal, so once one core was out the
+        # search saw nothing more to gain from the other characters' walks.
+        missing = max(0, need_points - st.carried_points - carried_value)
+        wanted = math.ceil(missing / mean_value) if missing else 0
+        fetched = 0.0
+        if wanted:
+            misses = math.prod(1.0 - p for p in sorted(seekers, reverse=True)[: len(by_core)])
+            fetched = missing * (1.0 - misses ** (1.0 / wanted))
+        return min(1.0, (st.carried_points + sum(carriers) + fetched) / need_points)
     # hold_room: enough characters in the room to reach the minimum and outnumber the I.S.C. there.
     room = v["room"]
     defenders = sum(
