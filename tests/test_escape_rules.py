@@ -718,26 +718,26 @@ def test_objective_token_is_handed_to_an_ally_in_the_periphery_for_a_movement_ac
 
 
 def test_objective_points_count_when_carried_off_the_board():
-    # Data theft: carry objective tokens worth 2 out through Airlock 4 (a10, a11) or 1.
+    # Data theft: carry objective tokens worth 3 out through Airlock 4 (a10, a11) or 1.
     game = arena({"jimmy": "a10", "ashton": "a11", "mamushi": "s18", "ubume": "s16"}, scenario="datatheft")
     st = state(game)
     equip(game, "jimmy", "", kind="objective", value=1)
-    equip(game, "ashton", "", kind="objective", value=1)
+    equip(game, "ashton", "", kind="objective", value=2)
     game.apply("resistance", "leave jimmy")  # leaving ends the activation
     assert st.carried_points == 1
     game.apply("isc", "activate mamushi")
     game.apply("isc", "end")
     game.apply("resistance", "leave ashton")
-    assert st.carried_points == 2 and game.outcome is None  # victory is checked at the end of the turn
+    assert st.carried_points == 3 and game.outcome is None  # victory is checked at the end of the turn
     game.apply("isc", "activate ubume")
     game.apply("isc", "end")
     assert game.outcome is not None and game.outcome.winners == {"resistance"}
 
 
-def test_one_point_carried_off_is_not_yet_a_data_theft_victory():
+def test_two_points_carried_off_are_not_yet_a_data_theft_victory():
     game = arena({"jimmy": "a10", "ashton": "c12", "mamushi": "s18", "ubume": "s16"}, scenario="datatheft")
     st = state(game)
-    equip(game, "jimmy", "", kind="objective", value=1)
+    equip(game, "jimmy", "", kind="objective", value=2)
     game.apply("resistance", "leave jimmy")
     game.apply("isc", "activate mamushi")
     game.apply("isc", "end")
@@ -745,7 +745,7 @@ def test_one_point_carried_off_is_not_yet_a_data_theft_victory():
     game.apply("resistance", "end")
     game.apply("isc", "activate ubume")
     game.apply("isc", "end")
-    assert st.carried_points == 1 and game.outcome is None and st.turn == 2
+    assert st.carried_points == 2 and game.outcome is None and st.turn == 2
 
 
 # -- Equipment tokens ------------------------------------------------------------------------------------
