@@ -139,6 +139,20 @@ def test_position_deployment_alternates_on_free_squares_of_the_given_room():
         assert st_room(game, u.pos) == ("Q" if u.seat == "resistance" else "C")
 
 
+def test_infiltration_garrison_deploys_in_the_cryo_bay_not_the_server_room():
+    # Ruling 39: the garrison starts in the Cryo bay (posted in the Server room it won about 80 % of games).
+    game = new_game("escape", scenario="infiltration", seats={"resistance": "r", "isc": "i"}, dice=[1, 6])
+    st = state(game)
+    while st.phase != "deploy":
+        seat = next(iter(game.awaiting()[0].seats))
+        game.apply(seat, game.legal_commands(seat)[0])
+    with pytest.raises(IllegalCommand, match="Cryo bay"):
+        game.apply("isc", "deploy mamushi s18")
+    play_setup(game)
+    assert {st_room(game, u.pos) for u in st.units.values() if u.seat == "isc"} == {"Y"}
+    assert all(u.status == "reserve" for u in st.units.values() if u.seat == "resistance")
+
+
 def test_entry_deployment_begins_the_activation_with_a_movement_action_on_an_airlock_square():
     # Infiltration: the Resistance enters by Airlock 1 (j1, k1); turn 1 initiative counts everyone's Int.
     game = new_game("escape", seats={"resistance": "r", "isc": "i"}, dice=[6, 1, 4, 4, 3, 4])
