@@ -27,10 +27,10 @@ def next_turn(game: Game, init: tuple[int, int] = (6, 1), event: tuple[int, int]
     return said(finish_turn(game))
 
 
-def play_setup(game: Game) -> None:
-    """Play the first legal command of whoever places until turn 1 begins."""
+def play_setup(game: Game, until: str | None = None) -> None:
+    """Play the first legal command of whoever places until turn 1 begins (or the phase ``until``)."""
     st = state(game)
-    while st.phase in SETUP_PHASES:
+    while st.phase in SETUP_PHASES and st.phase != until:
         seat = next(iter(game.awaiting()[0].seats))
         game.apply(seat, game.legal_commands(seat)[0])
 
@@ -120,9 +120,7 @@ def test_position_deployment_alternates_on_free_squares_of_the_given_room():
     # Evasion: the Resistance deploys in the Quarters, the I.S.C. in the Central room.
     game = new_game("escape", scenario="evasion", seats={"resistance": "r", "isc": "i"}, dice=[6, 1])
     st = state(game)
-    while st.phase != "deploy":
-        seat = next(iter(game.awaiting()[0].seats))
-        game.apply(seat, game.legal_commands(seat)[0])
+    play_setup(game, until="deploy")
     assert game.awaiting()[0].seats == {"resistance"}  # the setup initiative winner places first
     with pytest.raises(IllegalCommand, match="deploys in the Quarters"):
         game.apply("resistance", "deploy ashton j10")
@@ -143,9 +141,7 @@ def test_infiltration_garrison_deploys_in_the_cryo_bay_not_the_server_room():
     # Ruling 39: the garrison starts in the Cryo bay (posted in the Server room it won about 80 % of games).
     game = new_game("escape", scenario="infiltration", seats={"resistance": "r", "isc": "i"}, dice=[1, 6])
     st = state(game)
-    while st.phase != "deploy":
-        seat = next(iter(game.awaiting()[0].seats))
-        game.apply(seat, game.legal_commands(seat)[0])
+    play_setup(game, until="deploy")
     with pytest.raises(IllegalCommand, match="Cryo bay"):
         game.apply("isc", "deploy mamushi s18")
     play_setup(game)
