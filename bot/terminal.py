@@ -16,6 +16,7 @@ from typing import TextIO
 
 from engine import RULESETS, Event, Game, RuleError, new_game
 from engine.ai.levels import DEFAULT_LEVEL, LEVELS
+from engine.rulesets.escape.content import next_scenario
 
 
 def narrate(events: Iterable[Event], out: TextIO) -> bool:
@@ -161,8 +162,6 @@ def main(argv: list[str] | None = None) -> int:
         status = run(game, sys.stdin, sys.stdout)
         if status or not args.campaign or game.outcome is None or rs.id != "escape":
             return status
-        from engine.rulesets.escape.content import next_scenario
-
         scenario = next_scenario(game.scenario, game.outcome.winners)
         if scenario is None:
             print("The campaign is over.")

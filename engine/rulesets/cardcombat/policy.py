@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.core import Command
 from engine.geometry.square import Cell, chebyshev
 from engine.rulesets.cardcombat import rules as R
-from engine.rulesets.cardcombat.actions import current
+from engine.rulesets.cardcombat.actions import current, legal
 from engine.rulesets.cardcombat.content import cards
 from engine.rulesets.cardcombat.state import CCState
 
@@ -112,8 +112,6 @@ def best_command(st: CCState, seat: str) -> Command:
     """The option with the highest weight (the first listed on ties): the greedy hero player.
 
     Raises IndexError when ``seat`` has nothing to play."""
-    from engine.rulesets.cardcombat.actions import legal
-
     options = legal(st, seat)
     weights = bot_weights(st, seat, options)
     return options[max(range(len(options)), key=lambda i: (weights[i], -i))]

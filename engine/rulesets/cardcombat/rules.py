@@ -21,9 +21,11 @@ from engine.rulesets.cardcombat.content import (
     SUMMONS,
     Action,
     cards,
+    classes,
     enemies,
     items,
     parse_actions,
+    races,
 )
 from engine.rulesets.cardcombat.state import CCState
 
@@ -378,8 +380,6 @@ def level_for(xp: int) -> int:
 def hero_stats(race: str, cls: str, level: int) -> dict[str, int]:
     """A hero's stats: race + class, attack stats capped at 5 at level 1 (the cap rises by 1 every third
     level); every level adds 1 health, every second level 1 stamina, every third level 1 to both attacks."""
-    from engine.rulesets.cardcombat.content import classes, races
-
     r, c = races()[race], classes()[cls]
     cap = 5 + (level - 1) // 3
     bonus = (level - 1) // 3

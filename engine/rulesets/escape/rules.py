@@ -40,7 +40,7 @@ from engine.rulesets.escape.content import (
     profiles,
     scenarios,
 )
-from engine.rulesets.escape.state import CBT, INT, KIND_NAMES, MVT, EscapeState, Unit
+from engine.rulesets.escape.state import CBT, INT, KIND_NAMES, MVT, EscapeState, Token, Unit
 
 SEATS = ("resistance", "isc")
 EVENTS = {
@@ -648,8 +648,6 @@ def new_token(
     st: EscapeState, kind: str, pos: Cell, *, item: str = "", value: int = 0, face_up: bool = False
 ) -> str:
     """Create a token on a square and return its id."""
-    from engine.rulesets.escape.state import Token
-
     tid = f"t{st.next_token}"
     st.next_token += 1
     st.tokens[tid] = Token(tid, kind, item, value, face_up, pos, None)
