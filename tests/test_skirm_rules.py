@@ -552,15 +552,16 @@ def test_progression_after_a_mission():
     assert game.outcome is not None and game.outcome.winners == {"player1"}
     rec = rs.campaign_update(st)
     p1, p2 = rec["player1"], rec["player2"]
-    # player1: +2 finished, +2 victory, +6 enemies out (all but the gaunt), +1 standing (the trooper).
-    assert p1["last"]["gained"] == {"finished": 2, "victory": 2, "enemies_out": 6, "standing": 1}
-    assert p1["ep"] == 111 and p1["missions"] == 1 and p1["wins"] == 1
+    # player1: +2 finished, +2 victory, +5 enemies out (Brood Kharn's six but the gaunt), +1 standing (the
+    # trooper).
+    assert p1["last"]["gained"] == {"finished": 2, "victory": 2, "enemies_out": 5, "standing": 1}
+    assert p1["ep"] == 110 and p1["missions"] == 1 and p1["wins"] == 1
     # player2: +2 finished, +3 enemies out (breacher, marksman, trooper2), +1 standing (the gaunt).
     assert p2["ep"] == 106 and p2["wins"] == 0
-    assert "111 EP available" in rs.describe_campaign(p1)
+    assert "110 EP available" in rs.describe_campaign(p1)
     # The record comes back as the saved squad with its bigger cap.
     again = new_game("skirm", options={"campaign": {"player1": p1}})
-    assert state(again).squads["player1"]["cap"] == 111
+    assert state(again).squads["player1"]["cap"] == 110
 
 
 def test_a_standing_answer_stops_reroll_questions_and_is_allowed_any_time():

@@ -247,10 +247,12 @@ def test_rule_PRC():
 
 
 def test_rule_weapon_PRC():
-    game = arena({"ironguard": "e1", "trooper": "e6"}, squads=KS, dice=[6, 3, 2, 6, 4, 4])
+    # The Rivet Gun rolls 3 dice (ruling 47): both misses are re-rolled free, the 6 misses again.
+    game = arena({"ironguard": "e1", "trooper": "e6"}, squads=KS, dice=[6, 3, 5, 2, 6, 4, 4])
     game.apply("player1", "activate ironguard")
     events = game.apply("player1", "shoot ironguard rivet_gun trooper")
-    assert "[6 3], free re-rolls → [2 3]" in text(events)
+    assert "3 dice vs skill 3 → [6 3 5], free re-rolls → [2 3 6]" in text(events)
+    assert "2 strike(s)" in text(events)
 
 
 def test_rule_REP():
