@@ -155,6 +155,17 @@ def test_tactical_orders_are_3d6_plus_standing_leader_dice_each_one_to_three_cou
     assert st.orders["player1"] == 3 and st.orders_rolled["player1"] == 3
 
 
+def test_the_war_witch_leads_with_two_order_dice_and_the_hive_tyrant_with_one():
+    # Content tuned in ruling 47: the Red Choir's War Witch is LD2; the Brood's Hive Tyrant stays LD1.
+    game = arena({"witch": "e5", "tyrant": "e9"}, squads=("coven", "swarm"))
+    st = state(game)
+    st.rng.script = [2, 5, 1, 2, 3, 4, 6, 1, 1, 1, 1, 3]
+    ev: list[Any] = []
+    R.start_turn(st, ev)
+    assert "5D6" in text(ev) and "4D6" in text(ev)
+    assert st.orders == {"player1": 3, "player2": 4}
+
+
 def test_unused_orders_are_lost_at_the_end_of_the_turn():
     game = arena({"captain": "a1", "gaunt": "l12"}, orders=(2, 2))
     st = state(game)
@@ -479,6 +490,7 @@ def test_ready_made_squads_are_valid_and_within_100_ep():
     for sid, squad in ready_squads().items():
         assert squad_cost(squad) <= 100, sid
         assert check_squad(squad)[1] == squad["faction"]
+        assert 5 <= len(squad["units"]) <= 7, sid
     for f in factions().values():
         assert len(f.units) >= 4
 
