@@ -138,9 +138,10 @@ def _best(chances: list[float], need: int, spare: float = 0.25) -> float:
     return sum(chances[:need]) + spare * sum(chances[need:])
 
 
-# Each turn a character still walks is a turn the I.S.C. may catch it (its goal is take-outs, not the
-# clock), so a walk's chance shrinks by this factor per turn of Movement it needs. In Evasion every runner
-# also counts for more than a reserve, since any one of them getting out wins.
+# Evasion: each turn a runner still walks is a turn the I.S.C. may catch it (its goal is take-outs, not the
+# clock), so a walk's chance shrinks by this factor per turn of Movement it needs; and every runner counts
+# for more than a reserve, since any one of them getting out wins. Data theft keeps the plain walk: there
+# the same discount made the hard Resistance win 79 % of hard-vs-hard games (ruling 39).
 _CAUGHT = 0.85
 _SPARE_RUNNER = 0.6
 
@@ -176,9 +177,10 @@ def _resistance_progress(st: EscapeState) -> float:
         seekers: list[float] = []
         carried_value = 0
         for u in alive:
+            moves, health = _moves_left(st, u), _health(u)
             token = st.tokens.get(u.carrying) if u.carrying else None
             if token is not None and token.kind == "objective":
-                carriers.append(token.value * _walk(st, u, _steps(st, u, dist, start)))
+                carriers.append(token.value * _reach(_steps(st, u, dist, start), moves, health))
                 carried_value += token.value
             elif by_core:
                 if u.status == "board" and u.pos is not None:
@@ -187,7 +189,7 @@ def _resistance_progress(st: EscapeState) -> float:
                     walk = min(
                         min(to.get(c, _FAR) for c in _start_cells(st)) + 1 + out for to, out in by_core
                     )
-                seekers.append(_walk(st, u, walk))
+                seekers.append(_reach(walk, moves, health))
         # The points still missing, times the chance the seekers fetch them, each seeker's walk a chance that
         # one of the cores those points need comes out (1 - the product of the misses, shared among the
         # cores needed). Summing every seeker's walk instead saturated the goal, so once one core was out the
