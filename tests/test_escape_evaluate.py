@@ -138,3 +138,22 @@ def test_data_theft_after_one_core_is_out_the_walk_to_the_next_still_counts() ->
 
     far, nearer, nearest = theft("q18"), theft("k18"), theft("c10")
     assert far + 0.002 < nearer < nearest - 0.005
+
+
+def test_evasion_a_second_runner_s_walk_counts_for_more_than_a_reserve() -> None:
+    # Any one runner getting out wins Evasion, so Mira's walk behind Jimmy's must count for more than half of
+    # what the same walk was worth to the leader (a reserve's quarter left the other characters idling).
+    def score(jimmy: str, mira: str) -> float:
+        return _score({"jimmy": jimmy, "mira": mira, "oni": "k20"}, "evasion")
+
+    lead = score("k8", "c4") - score("c3", "c4")
+    second = score("k8", "k9") - score("k8", "c4")
+    assert second > 0.5 * lead > 0
+
+
+def test_evasion_a_long_walk_is_a_long_exposure_even_with_turns_to_spare() -> None:
+    # Turn 1 of 10: the clock does not press, but every turn on the way is a turn the I.S.C. may catch the
+    # runner, so one near the airlock is worth far more than one still at the start.
+    near = _score({"jimmy": "p8", "oni": "k20"}, "evasion")
+    far = _score({"jimmy": "c3", "oni": "k20"}, "evasion")
+    assert near - far > 0.17

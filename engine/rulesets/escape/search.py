@@ -131,11 +131,25 @@ def _steps(st: EscapeState, u: Unit, dist: dict[Cell, int], start: int) -> int:
     return start + 1 + extra
 
 
-def _best(chances: list[float], need: int) -> float:
-    """The ``need`` best chances (sorted best first), plus a quarter of the others': spare characters
-    are a reserve against losses, so their walks count a little too."""
+def _best(chances: list[float], need: int, spare: float = 0.25) -> float:
+    """The ``need`` best chances (sorted best first), plus ``spare`` of each other's: spare characters
+    are a reserve against losses, so their walks count too."""
     need = max(0, need)
-    return sum(chances[:need]) + 0.25 * sum(chances[need:])
+    return sum(chances[:need]) + spare * sum(chances[need:])
+
+
+# Evasion: each turn a runner still walks is a turn the I.S.C. may catch it (its goal is take-outs, not the
+# clock), so a walk's chance shrinks by this factor per turn of Movement it needs; and every runner counts
+# for more than a reserve, since any one of them getting out wins. Data theft keeps the plain walk: there
+# the same discount made the hard Resistance win 79 % of hard-vs-hard games (ruling 39).
+_CAUGHT = 0.85
+_SPARE_RUNNER = 0.6
+
+
+def _walk(st: EscapeState, u: Unit, steps: int) -> float:
+    """:func:`_reach` for ``u`` walking ``steps``, times the chance it is not caught on the way."""
+    turns = steps / max(1, R.base_stat(st, u, MVT))
+    return _reach(steps, _moves_left(st, u), _health(u)) * math.pow(_CAUGHT, turns)
 
 
 def _resistance_progress(st: EscapeState) -> float:
@@ -150,10 +164,8 @@ def _resistance_progress(st: EscapeState) -> float:
     if kind == "escaped":
         need = max(1, int(v["count"]))
         done = sum(u.status == "escaped" for u in st.units.values() if u.seat == "resistance")
-        chances = sorted(
-            (_reach(_steps(st, u, dist, start), _moves_left(st, u), _health(u)) for u in alive), reverse=True
-        )
-        return min(1.0, (done + _best(chances, need - done)) / need)
+        chances = sorted((_walk(st, u, _steps(st, u, dist, start)) for u in alive), reverse=True)
+        return min(1.0, (done + _best(chances, need - done, _SPARE_RUNNER)) / need)
     if kind == "carried_points":
         need_points = max(1, int(v["points"]))
         # What a core not yet turned over is worth on average: the mean of the scenario's set.
