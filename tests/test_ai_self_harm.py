@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from engine import RULESETS, Game, new_game
+from engine.ai.random_policy import choose_command
 from engine.ai.search import Budget, Searcher
 from engine.core import Command
 from engine.dice import Rng
@@ -186,3 +187,19 @@ def test_a_shot_with_no_squadmate_in_its_blast_or_line_is_not_flagged() -> None:
     assert not any(
         rs.endangers_own(game.state, seat, c) for c in game.legal_commands(seat) if c.verb == "move"
     )
+
+
+@pytest.mark.parametrize(("ruleset", "scenario", "seed"), [("skirm", None, 0), ("escape", "evasion", 1)])
+def test_the_easy_player_never_picks_a_blast_on_its_own_side_while_a_safe_command_exists(
+    ruleset: str, scenario: str | None, seed: int
+) -> None:
+    game, seat, risky = _endangering(ruleset, seed, scenario)
+    options = game.legal_commands(seat)
+    assert risky in options
+    picks = [
+        choose_command(game.ruleset, game.state, seat, options, seed=k, ply=game.plies) for k in range(60)
+    ]
+    assert risky.text not in {c.text for c in picks}
+    assert not any(game.ruleset.endangers_own(game.state, seat, c) for c in picks)
+    # With nothing safe left, it still plays (the risky command is all there is).
+    assert choose_command(game.ruleset, game.state, seat, [risky], seed=0, ply=game.plies) == risky

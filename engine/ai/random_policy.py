@@ -82,14 +82,19 @@ def choose_command(
     ruleset: Ruleset, state: Any, seat: str, options: list[Command], *, seed: int, ply: int
 ) -> Command:
     """Pick one of ``options`` (``seat``'s legal commands) by the weights; the pick depends on ``seed``
-    (the game's), ``ply`` (commands played so far) and the seat only. Raises NotYourTurn when empty."""
+    (the game's), ``ply`` (commands played so far) and the seat only. A command that would catch its own
+    side in a blast (``Ruleset.endangers_own``) is never picked while a safe one is left. Raises NotYourTurn
+    when empty."""
     if not options:
         raise NotYourTurn(f"The {seat} seat has nothing to play now.")
     weights = weights_for(ruleset, state, seat, options)
+    risky = [ruleset.endangers_own(state, seat, c) for c in options]
+    if not all(risky):
+        weights = [0 if r else w for w, r in zip(weights, risky, strict=True)]
     total = sum(weights)
     if total <= 0:
-        weights = [1] * len(options)
-        total = len(options)
+        weights = [0 if r and not all(risky) else 1 for r in risky]
+        total = sum(weights)
     digest = hashlib.sha256(f"bot:{seed}:{ply}:{seat}".encode()).digest()
     pick = int.from_bytes(digest[:8], "big") % total
     for command, weight in zip(options, weights, strict=True):
