@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.ai.random_policy import choose_command
 from engine.errors import IllegalCommand
 from engine.rulesets.escape.content import items
 from engine.rulesets.escape.rules import left, stat
@@ -280,3 +281,25 @@ def test_an_item_carried_by_the_other_faction_cannot_be_used_but_can_be_carried(
     game.apply("resistance", f"take ashton {tid}")
     assert st.units["ashton"].carrying == tid and st.tokens[tid].face_up
     assert sq("i3") == st.units["ashton"].pos
+
+
+def test_the_easy_player_takes_combat_drugs_only_with_an_enemy_in_reach():
+    # Far from every I.S.C. character, the drugs would be wasted: the easy player never takes them.
+    far = arena({"jimmy": "c3", "oni": "k20"})
+    equip(far, "jimmy", "drugs")
+    far.apply("resistance", "activate jimmy")
+    options = far.legal_commands("resistance")
+    assert "drugs jimmy" in {c.text for c in options}
+    picks = {
+        choose_command(far.ruleset, far.state, "resistance", options, seed=k, ply=0).text for k in range(80)
+    }
+    assert "drugs jimmy" not in picks
+    # Next to Oni, they are one more attack: now it does take them sometimes.
+    near = arena({"jimmy": "i3", "oni": "j3"})
+    equip(near, "jimmy", "drugs")
+    near.apply("resistance", "activate jimmy")
+    options = near.legal_commands("resistance")
+    picks = {
+        choose_command(near.ruleset, near.state, "resistance", options, seed=k, ply=0).text for k in range(80)
+    }
+    assert "drugs jimmy" in picks

@@ -10,7 +10,7 @@ from collections import deque
 from engine.core import Command
 from engine.geometry.square import ORTHOGONAL, Cell, edge_key, parse_cell
 from engine.rulesets.escape import rules as R
-from engine.rulesets.escape.state import MVT, EscapeState
+from engine.rulesets.escape.state import MVT, EscapeState, Unit
 
 
 def path_distances(st: EscapeState, goals: list[Cell], seat: str) -> dict[Cell, int]:
@@ -55,6 +55,19 @@ def goals_for(st: EscapeState, seat: str, carrying: bool) -> list[Cell]:
     return exits or enemies
 
 
+def foe_in_reach(st: EscapeState, u: Unit) -> bool:
+    """Whether an enemy on the board is within ``u``'s reach this turn: a walk of its Movement left to a
+    square next to it, plus its card weapon's range (walls and doors counted, as the crow does not fly)."""
+    foes = [
+        v.pos for v in st.units.values() if v.seat != u.seat and v.status == "board" and v.pos is not None
+    ]
+    if not foes or u.pos is None:
+        return False
+    weapon = R.card_weapon(st, u)
+    reach = R.left(st, u, MVT) + 1 + (weapon.range if weapon is not None else 0)
+    return path_distances(st, foes, u.seat).get(u.pos, reach + 1) <= reach
+
+
 def bot_weights(st: EscapeState, seat: str, options: list[Command]) -> list[int]:
     """A weight per option: attacks first, then steps that shorten the path to the goal."""
     maps: dict[bool, dict[Cell, int]] = {}
@@ -88,6 +101,8 @@ def bot_weights(st: EscapeState, seat: str, options: list[Command]) -> list[int]
             w = 60 if carries or R.scen(st).victory["resistance"]["type"] == "escaped" else 0
         elif c.verb == "open":
             w = 15
+        elif c.verb == "drugs":
+            w = 15 if foe_in_reach(st, st.units[c.args[0]]) else 0
         elif c.verb == "end" and st.active:
             u = st.units[st.active]
             w = 1 if R.can_spend(st, u, MVT) else 30
