@@ -87,13 +87,13 @@ def choose_command(
     when empty."""
     if not options:
         raise NotYourTurn(f"The {seat} seat has nothing to play now.")
-    weights = weights_for(ruleset, state, seat, options)
-    risky = [ruleset.endangers_own(state, seat, c) for c in options]
-    if not all(risky):
-        weights = [0 if r else w for w, r in zip(weights, risky, strict=True)]
+    safe = [not ruleset.endangers_own(state, seat, c) for c in options]
+    if not any(safe):
+        safe = [True] * len(options)
+    weights = [w if ok else 0 for w, ok in zip(weights_for(ruleset, state, seat, options), safe, strict=True)]
     total = sum(weights)
     if total <= 0:
-        weights = [0 if r and not all(risky) else 1 for r in risky]
+        weights = [1 if ok else 0 for ok in safe]
         total = sum(weights)
     digest = hashlib.sha256(f"bot:{seed}:{ply}:{seat}".encode()).digest()
     pick = int.from_bytes(digest[:8], "big") % total
