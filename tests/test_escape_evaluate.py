@@ -157,3 +157,21 @@ def test_evasion_a_long_walk_is_a_long_exposure_even_with_turns_to_spare() -> No
     near = _score({"jimmy": "p8", "oni": "k20"}, "evasion")
     far = _score({"jimmy": "c3", "oni": "k20"}, "evasion")
     assert near - far > 0.17
+
+
+def test_data_theft_the_resistance_counts_a_long_walk_with_a_core_as_a_long_exposure() -> None:
+    # Turn 1 of 10, so the clock does not press. In the Resistance's own view every turn a carrier still walks
+    # is a turn the I.S.C. may catch it, so a core one step from Airlock 4 is worth far more than the same core
+    # across the lab (the plain walk gave 0.055 between them, and the carrier dawdled). The I.S.C. keeps the
+    # plain walk: with the discount on its side too, it stopped chasing far carriers.
+    def seen_by(seat: str, where: str) -> float:
+        game = arena({"jimmy": where, "mira": "s2", "oni": "k20"}, scenario="datatheft")
+        lay(game, "objective", "s18", value=1)
+        equip(game, "jimmy", "", kind="objective", value=2)
+        value = evaluate(state(game), seat)
+        return value if seat == "resistance" else 1.0 - value
+
+    own = seen_by("resistance", "b10") - seen_by("resistance", "q3")
+    theirs = seen_by("isc", "b10") - seen_by("isc", "q3")
+    assert own > 0.09
+    assert 0 < theirs < own - 0.04

@@ -146,14 +146,19 @@ _CAUGHT = 0.85
 _SPARE_RUNNER = 0.6
 
 
+def _exposure(st: EscapeState, u: Unit, steps: int) -> float:
+    """The chance ``u`` is not caught on a walk of ``steps``: :data:`_CAUGHT` per turn of Movement."""
+    return math.pow(_CAUGHT, steps / max(1, R.base_stat(st, u, MVT)))
+
+
 def _walk(st: EscapeState, u: Unit, steps: int) -> float:
     """:func:`_reach` for ``u`` walking ``steps``, times the chance it is not caught on the way."""
-    turns = steps / max(1, R.base_stat(st, u, MVT))
-    return _reach(steps, _moves_left(st, u), _health(u)) * math.pow(_CAUGHT, turns)
+    return _reach(steps, _moves_left(st, u), _health(u)) * _exposure(st, u, steps)
 
 
-def _resistance_progress(st: EscapeState) -> float:
-    """The Resistance's expected share of its scenario goal, 0..1."""
+def _resistance_progress(st: EscapeState, wary: bool = False) -> float:
+    """The Resistance's expected share of its scenario goal, 0..1. ``wary``: in Data theft, count each
+    walk with a core, or to one, at its chance of not being caught on the way (the Resistance's own view)."""
     s = R.scen(st)
     v = s.victory["resistance"]
     kind = v["type"]
@@ -180,7 +185,10 @@ def _resistance_progress(st: EscapeState) -> float:
             moves, health = _moves_left(st, u), _health(u)
             token = st.tokens.get(u.carrying) if u.carrying else None
             if token is not None and token.kind == "objective":
-                carriers.append(token.value * _reach(_steps(st, u, dist, start), moves, health))
+                steps = _steps(st, u, dist, start)
+                carriers.append(
+                    token.value * _reach(steps, moves, health) * (_exposure(st, u, steps) if wary else 1.0)
+                )
                 carried_value += token.value
             elif by_core:
                 if u.status == "board" and u.pos is not None:
@@ -189,7 +197,7 @@ def _resistance_progress(st: EscapeState) -> float:
                     walk = min(
                         min(to.get(c, _FAR) for c in _start_cells(st)) + 1 + out for to, out in by_core
                     )
-                seekers.append(_reach(walk, moves, health))
+                seekers.append(_reach(walk, moves, health) * (_exposure(st, u, walk) if wary else 1.0))
         # The points still missing, times the chance the seekers fetch them, each seeker's walk a chance that
         # one of the cores those points need comes out (1 - the product of the misses, shared among the
         # cores needed). Summing every seeker's walk instead saturated the goal, so once one core was out the
@@ -296,7 +304,7 @@ def _isc_progress(st: EscapeState) -> float:
     return min(1.0, (outs + risk) / need)
 
 
-def resistance_score(st: EscapeState) -> float:
+def resistance_score(st: EscapeState, wary: bool = False) -> float:
     """How well the Resistance stands, 0..1: its expected progress to its scenario goal (characters'
     walks to where they must go against the movement they have left, cores carried, life left) against
     the I.S.C.'s (characters taken out, wounds), plus a little for life left on each side."""
@@ -304,7 +312,7 @@ def resistance_score(st: EscapeState) -> float:
     isc = [u for u in st.units.values() if u.seat == "isc"]
     mine = sum(_health(u) for u in res if u.status in ("board", "reserve")) / max(1, len(res))
     theirs = sum(_health(u) for u in isc if u.status in ("board", "reserve")) / max(1, len(isc))
-    score = 0.5 + 0.45 * (_resistance_progress(st) - _isc_progress(st)) + 0.05 * (mine - theirs)
+    score = 0.5 + 0.45 * (_resistance_progress(st, wary) - _isc_progress(st)) + 0.05 * (mine - theirs)
     return min(0.98, max(0.02, score))
 
 
@@ -314,5 +322,6 @@ def evaluate(st: EscapeState, seat: str) -> float:
         if not st.result.winners:
             return 0.5
         return 1.0 if seat in st.result.winners else 0.0
-    r = resistance_score(st)
-    return r if seat == "resistance" else 1.0 - r
+    if seat == "resistance":
+        return resistance_score(st, wary=True)
+    return 1.0 - resistance_score(st)
