@@ -175,3 +175,26 @@ def test_data_theft_the_resistance_counts_a_long_walk_with_a_core_as_a_long_expo
     theirs = seen_by("isc", "b10") - seen_by("isc", "q3")
     assert own > 0.09
     assert 0 < theirs < own - 0.04
+
+
+def test_data_theft_characters_crowding_one_core_do_not_count_it_many_times_and_picking_it_up_pays() -> None:
+    # Four characters stand round one face-up 1-point core in the Quarters, a 2-point one lies across the
+    # lab. One core is one core whoever walks to it: counting every character's walk to the nearest core
+    # read the goal as nearly done (0.84), so picking the core up lowered the score (to 0.62) and in a traced
+    # game nobody did for ten turns.
+    def theft(carrying: bool) -> tuple[float, float]:
+        game = arena(
+            {"jimmy": "b2", "mira": "c2", "ashton": "b3", "kenji": "c3", "oni": "t20"}, scenario="datatheft"
+        )
+        if carrying:
+            equip(game, "jimmy", "", kind="objective", value=1)
+        else:
+            lay(game, "objective", "b2", value=1, face_up=True)
+        lay(game, "objective", "q18", value=2)
+        st = state(game)
+        return resistance_score(st), evaluate(st, "resistance")
+
+    lying, carried = theft(carrying=False), theft(carrying=True)
+    assert lying[0] < 0.7
+    assert carried[0] > lying[0]
+    assert carried[1] > lying[1]

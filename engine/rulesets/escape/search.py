@@ -151,9 +151,10 @@ def _exposure(st: EscapeState, u: Unit, steps: int) -> float:
     return math.pow(_CAUGHT, steps / max(1, R.base_stat(st, u, MVT)))
 
 
-def _walk(st: EscapeState, u: Unit, steps: int) -> float:
-    """:func:`_reach` for ``u`` walking ``steps``, times the chance it is not caught on the way."""
-    return _reach(steps, _moves_left(st, u), _health(u)) * _exposure(st, u, steps)
+def _chance(st: EscapeState, u: Unit, steps: int, wary: bool) -> float:
+    """:func:`_reach` for ``u`` walking ``steps``; ``wary``: times the chance it is not caught on the way."""
+    chance = _reach(steps, _moves_left(st, u), _health(u))
+    return chance * _exposure(st, u, steps) if wary else chance
 
 
 def _resistance_progress(st: EscapeState, wary: bool = False) -> float:
@@ -169,45 +170,53 @@ def _resistance_progress(st: EscapeState, wary: bool = False) -> float:
     if kind == "escaped":
         need = max(1, int(v["count"]))
         done = sum(u.status == "escaped" for u in st.units.values() if u.seat == "resistance")
-        chances = sorted((_walk(st, u, _steps(st, u, dist, start)) for u in alive), reverse=True)
+        chances = sorted((_chance(st, u, _steps(st, u, dist, start), True) for u in alive), reverse=True)
         return min(1.0, (done + _best(chances, need - done, _SPARE_RUNNER)) / need)
     if kind == "carried_points":
         need_points = max(1, int(v["points"]))
         # What a core not yet turned over is worth on average: the mean of the scenario's set.
         mean_value = sum(s.objectives) / len(s.objectives) if s.objectives else 1.0
         lying = [t for t in st.tokens.values() if t.kind == "objective" and t.pos is not None]
-        # A character without a core walks to the nearest one, then out: the sum over each core lying about.
-        by_core = [(_distances(st, (t.pos,)), dist.get(t.pos, _FAR) + 1) for t in lying if t.pos is not None]
+        # Per core lying about: the walks to it, and its own walk out (plus the step out).
+        cores = [(t, _distances(st, (t.pos,)), dist.get(t.pos, _FAR) + 1) for t in lying if t.pos is not None]
         carriers: list[float] = []
-        seekers: list[float] = []
+        walks: list[tuple[int, int, str]] = []  # (walk to the core and out, core index, character)
         carried_value = 0
         for u in alive:
-            moves, health = _moves_left(st, u), _health(u)
             token = st.tokens.get(u.carrying) if u.carrying else None
             if token is not None and token.kind == "objective":
                 steps = _steps(st, u, dist, start)
-                carriers.append(
-                    token.value * _reach(steps, moves, health) * (_exposure(st, u, steps) if wary else 1.0)
-                )
+                carriers.append(token.value * _chance(st, u, steps, wary))
                 carried_value += token.value
-            elif by_core:
+                continue
+            for i, (_, to, out) in enumerate(cores):
                 if u.status == "board" and u.pos is not None:
-                    walk = min(to.get(u.pos, _FAR) + out for to, out in by_core)
+                    walks.append((to.get(u.pos, _FAR) + out, i, u.id))
                 else:
-                    walk = min(
-                        min(to.get(c, _FAR) for c in _start_cells(st)) + 1 + out for to, out in by_core
-                    )
-                seekers.append(_reach(walk, moves, health) * (_exposure(st, u, walk) if wary else 1.0))
-        # The points still missing, times the chance the seekers fetch them, each seeker's walk a chance that
-        # one of the cores those points need comes out (1 - the product of the misses, shared among the
-        # cores needed). Summing every seeker's walk instead saturated the goal, so once one core was out the
-        # search saw nothing more to gain from the other characters' walks.
+                    walks.append((min(to.get(c, _FAR) for c in _start_cells(st)) + 1 + out, i, u.id))
+        # Each core is fetched by one character at most, the shortest walks paired first, and is worth its
+        # value once turned face up, the set's mean before. Letting every character count its walk to the
+        # nearest core made five characters around one 1-point core read as the goal done, so picking it up
+        # lowered the score and nobody did (a 0-point draw, seed 10040).
+        gains: list[float] = []
+        busy: set[str] = set()
+        fetched_cores: set[int] = set()
+        for walk, i, uid in sorted(walks):
+            if uid in busy or i in fetched_cores:
+                continue
+            busy.add(uid)
+            fetched_cores.add(i)
+            core = cores[i][0]
+            gains.append(
+                (core.value if core.face_up else mean_value) * _chance(st, st.units[uid], walk, wary)
+            )
+        # The cores the missing points need count in full, the others as a reserve (:func:`_best`); the sum
+        # is capped softly at what is missing, so every walk still counts once one core is out.
         missing = max(0, need_points - st.carried_points - carried_value)
-        wanted = math.ceil(missing / mean_value) if missing else 0
         fetched = 0.0
-        if wanted:
-            misses = math.prod(1.0 - p for p in sorted(seekers, reverse=True)[: len(by_core)])
-            fetched = missing * (1.0 - misses ** (1.0 / wanted))
+        if missing:
+            expected = _best(sorted(gains, reverse=True), math.ceil(missing / mean_value))
+            fetched = missing * (1.0 - math.exp(-expected / missing))
         return min(1.0, (st.carried_points + sum(carriers) + fetched) / need_points)
     # hold_room: enough characters in the room to reach the minimum and outnumber the I.S.C. there.
     room = v["room"]
