@@ -140,8 +140,9 @@ def _best(chances: list[float], need: int, spare: float = 0.25) -> float:
 
 # Evasion: each turn a runner still walks is a turn the I.S.C. may catch it (its goal is take-outs, not the
 # clock), so a walk's chance shrinks by this factor per turn of Movement it needs; and every runner counts
-# for more than a reserve, since any one of them getting out wins. Data theft keeps the plain walk: there
-# the same discount made the hard Resistance win 79 % of hard-vs-hard games (ruling 39).
+# for more than a reserve, since any one of them getting out wins. In Data theft only the Resistance's own
+# view applies the discount: on both sides it made the I.S.C. chase far carriers less, and the hard
+# Resistance won 79 % of hard-vs-hard games (ruling 39).
 _CAUGHT = 0.85
 _SPARE_RUNNER = 0.6
 
@@ -196,7 +197,7 @@ def _resistance_progress(st: EscapeState, wary: bool = False) -> float:
                     walks.append((min(to.get(c, _FAR) for c in _start_cells(st)) + 1 + out, i, u.id))
         # Each core is fetched by one character at most, the shortest walks paired first, and is worth its
         # value once turned face up, the set's mean before. Letting every character count its walk to the
-        # nearest core made five characters around one 1-point core read as the goal done, so picking it up
+        # nearest core made four or five characters round one 1-point core read as the goal done, so picking it up
         # lowered the score and nobody did (a 0-point draw, seed 10040).
         gains: list[float] = []
         busy: set[str] = set()
@@ -316,7 +317,8 @@ def _isc_progress(st: EscapeState) -> float:
 def resistance_score(st: EscapeState, wary: bool = False) -> float:
     """How well the Resistance stands, 0..1: its expected progress to its scenario goal (characters'
     walks to where they must go against the movement they have left, cores carried, life left) against
-    the I.S.C.'s (characters taken out, wounds), plus a little for life left on each side."""
+    the I.S.C.'s (characters taken out, wounds), plus a little for life left on each side. ``wary``: the
+    Resistance's own view, counting Data theft's walks with or to a core at their chance of not being caught."""
     res = [u for u in st.units.values() if u.seat == "resistance"]
     isc = [u for u in st.units.values() if u.seat == "isc"]
     mine = sum(_health(u) for u in res if u.status in ("board", "reserve")) / max(1, len(res))
@@ -326,7 +328,8 @@ def resistance_score(st: EscapeState, wary: bool = False) -> float:
 
 
 def evaluate(st: EscapeState, seat: str) -> float:
-    """The position for ``seat`` in 0..1: the result once the game is over, else :func:`resistance_score`."""
+    """The position for ``seat`` in 0..1: the result once the game is over, else :func:`resistance_score`
+    (for the Resistance, its wary view; the I.S.C. scores 1 minus the plain one)."""
     if st.result is not None:
         if not st.result.winners:
             return 0.5
