@@ -137,7 +137,7 @@ def _names(game: Game, seat: str, but: str) -> list[str]:
         ("skirm", None, 1),
         ("skirm", None, 2),
         ("escape", "evasion", 1),
-        ("escape", "datatheft", 0),
+        ("escape", "datatheft", 13),
     ],
 )
 def test_a_blast_that_takes_in_its_own_side_is_avoided_while_a_safe_command_exists(

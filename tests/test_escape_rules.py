@@ -149,6 +149,18 @@ def test_infiltration_garrison_deploys_in_the_cryo_bay_not_the_server_room():
     assert all(u.status == "reserve" for u in st.units.values() if u.seat == "resistance")
 
 
+def test_data_theft_garrison_deploys_in_the_loading_dock_not_the_central_room():
+    # Ruling 39: posted in the Central room, the hard garrison won every decided hard-vs-hard game.
+    game = new_game("escape", scenario="datatheft", seats={"resistance": "r", "isc": "i"}, dice=[1, 6])
+    st = state(game)
+    play_setup(game, until="deploy")
+    with pytest.raises(IllegalCommand, match="Loading dock"):
+        game.apply("isc", "deploy mamushi j10")
+    play_setup(game)
+    assert {st_room(game, u.pos) for u in st.units.values() if u.seat == "isc"} == {"K"}
+    assert all(u.status == "reserve" for u in st.units.values() if u.seat == "resistance")
+
+
 def test_entry_deployment_begins_the_activation_with_a_movement_action_on_an_airlock_square():
     # Infiltration: the Resistance enters by Airlock 1 (j1, k1); turn 1 initiative counts everyone's Int.
     game = new_game("escape", seats={"resistance": "r", "isc": "i"}, dice=[6, 1, 4, 4, 3, 4])
