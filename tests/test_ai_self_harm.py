@@ -137,7 +137,7 @@ def _names(game: Game, seat: str, but: str) -> list[str]:
         ("skirm", None, 1),
         ("skirm", None, 2),
         ("escape", "evasion", 1),
-        ("escape", "datatheft", 13),
+        ("escape", "datatheft", 2),
     ],
 )
 def test_a_blast_that_takes_in_its_own_side_is_avoided_while_a_safe_command_exists(
@@ -154,13 +154,12 @@ def test_a_blast_that_takes_in_its_own_side_is_avoided_while_a_safe_command_exis
             told = " ".join(e.text for e in copy.apply(seat, risky.text))
             assert any(name in told for name in own), told
     else:
-        damage = []
+        hurt = []
         for k in range(10):
             copy = game.copy()
             copy.state.rng = Rng(seed=k)
-            copy.apply(seat, risky.text)
-            damage.append(sum(u.damage for u in copy.state.units.values() if u.seat == seat))
-        assert max(damage) > sum(u.damage for u in game.state.units.values() if u.seat == seat)
+            hurt.append(_own_side_hurt(copy, seat, risky))  # the ally's dodge answered first
+        assert any(hurt)
     safe = next(
         c
         for c in game.legal_commands(seat)
