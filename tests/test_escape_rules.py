@@ -137,27 +137,25 @@ def test_position_deployment_alternates_on_free_squares_of_the_given_room():
         assert st_room(game, u.pos) == ("Q" if u.seat == "resistance" else "C")
 
 
-def test_infiltration_garrison_deploys_in_the_cryo_bay_not_the_server_room():
-    # Ruling 39: the garrison starts in the Cryo bay (posted in the Server room it won about 80 % of games).
-    game = new_game("escape", scenario="infiltration", seats={"resistance": "r", "isc": "i"}, dice=[1, 6])
+@pytest.mark.parametrize(
+    ("scenario", "old_post", "room", "letter"),
+    [
+        # Ruling 39: posted in the Server room, the Infiltration garrison won about 80 % of games.
+        ("infiltration", "s18", "Cryo bay", "Y"),
+        # Ruling 39: posted in the Central room, the hard Data theft garrison won every decided hard game.
+        ("datatheft", "j10", "Loading dock", "K"),
+    ],
+)
+def test_the_garrison_deploys_in_its_scenario_s_room_not_where_it_used_to(
+    scenario: str, old_post: str, room: str, letter: str
+) -> None:
+    game = new_game("escape", scenario=scenario, seats={"resistance": "r", "isc": "i"}, dice=[1, 6])
     st = state(game)
     play_setup(game, until="deploy")
-    with pytest.raises(IllegalCommand, match="Cryo bay"):
-        game.apply("isc", "deploy mamushi s18")
+    with pytest.raises(IllegalCommand, match=room):
+        game.apply("isc", f"deploy mamushi {old_post}")
     play_setup(game)
-    assert {st_room(game, u.pos) for u in st.units.values() if u.seat == "isc"} == {"Y"}
-    assert all(u.status == "reserve" for u in st.units.values() if u.seat == "resistance")
-
-
-def test_data_theft_garrison_deploys_in_the_loading_dock_not_the_central_room():
-    # Ruling 39: posted in the Central room, the hard garrison won every decided hard-vs-hard game.
-    game = new_game("escape", scenario="datatheft", seats={"resistance": "r", "isc": "i"}, dice=[1, 6])
-    st = state(game)
-    play_setup(game, until="deploy")
-    with pytest.raises(IllegalCommand, match="Loading dock"):
-        game.apply("isc", "deploy mamushi j10")
-    play_setup(game)
-    assert {st_room(game, u.pos) for u in st.units.values() if u.seat == "isc"} == {"K"}
+    assert {st_room(game, u.pos) for u in st.units.values() if u.seat == "isc"} == {letter}
     assert all(u.status == "reserve" for u in st.units.values() if u.seat == "resistance")
 
 
