@@ -178,8 +178,14 @@ def _resistance_progress(st: EscapeState, wary: bool = False) -> float:
         # What a core not yet turned over is worth on average: the mean of the scenario's set.
         mean_value = sum(s.objectives) / len(s.objectives) if s.objectives else 1.0
         lying = [t for t in st.tokens.values() if t.kind == "objective" and t.pos is not None]
-        # Per core lying about: the walks to it, and its own walk out (plus the step out).
-        cores = [(t, _distances(st, (t.pos,)), dist.get(t.pos, _FAR) + 1) for t in lying if t.pos is not None]
+        # Per core lying about: the walks to it, its own walk out (plus the step out), and the whole walk of a
+        # character still to enter (the step in, to the core, out).
+        entry = _start_cells(st)
+        cores = []
+        for t in lying:
+            if t.pos is not None:
+                to, out = _distances(st, (t.pos,)), dist.get(t.pos, _FAR) + 1
+                cores.append((t, to, out, min((to.get(c, _FAR) for c in entry), default=_FAR) + 1 + out))
         carriers: list[float] = []
         walks: list[tuple[int, int, str]] = []  # (walk to the core and out, core index, character)
         carried_value = 0
@@ -190,15 +196,13 @@ def _resistance_progress(st: EscapeState, wary: bool = False) -> float:
                 carriers.append(token.value * _chance(st, u, steps, wary))
                 carried_value += token.value
                 continue
-            for i, (_, to, out) in enumerate(cores):
-                if u.status == "board" and u.pos is not None:
-                    walks.append((to.get(u.pos, _FAR) + out, i, u.id))
-                else:
-                    walks.append((min(to.get(c, _FAR) for c in _start_cells(st)) + 1 + out, i, u.id))
+            here = u.pos if u.status == "board" else None
+            for i, (_, to, out, from_entry) in enumerate(cores):
+                walks.append((to.get(here, _FAR) + out if here is not None else from_entry, i, u.id))
         # Each core is fetched by one character at most, the shortest walks paired first, and is worth its
         # value once turned face up, the set's mean before. Letting every character count its walk to the
-        # nearest core made four or five characters round one 1-point core read as the goal done, so picking it up
-        # lowered the score and nobody did (a 0-point draw, seed 10040).
+        # nearest core made four or five characters round one 1-point core read as the goal done, so picking
+        # it up lowered the score and nobody did (a 0-point draw, seed 10040).
         gains: list[float] = []
         busy: set[str] = set()
         fetched_cores: set[int] = set()
