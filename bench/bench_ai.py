@@ -5,7 +5,8 @@ Players: ``random`` (uniform among the legal commands), ``easy`` (today's weight
 fits on a shared machine; the figures printed say which budget was used).
 
 Sections (``--section``, repeatable; default all):
-- ``vs``: normal and hard against easy and against random, each side of ESCAPE (every scenario) and Skirm;
+- ``vs``: normal and hard against easy and against random, each side of ESCAPE (every scenario) and Skirm
+  (its games go through every mission and squad pairing in turn);
 - ``mirror``: hard on both sides per ESCAPE scenario and per Skirm faction (each faction's ready squad
   against every faction's, both seatings);
 - ``heist``: a crew of hard players on every heist: success rate, round of each win;
@@ -138,10 +139,22 @@ def line(label: str, tally: Tally, seat: str) -> str:
     return out
 
 
+def skirm_rotation(i: int) -> tuple[str, dict[str, Any]]:
+    """The mission and squads of a Skirm vs row's ``i``-th game: the three missions in turn, and every
+    ordered pairing of two different ready squads in turn, so that a row measures the whole game rather
+    than one matchup."""
+    missions = [s.id for s in RULESETS["skirm"].scenarios()]
+    squads = list(ready_squads())
+    pairs = [(a, b) for a in squads for b in squads if a != b]
+    a, b = pairs[(i // len(missions)) % len(pairs)]
+    return missions[i % len(missions)], {"squad": {"player1": a, "player2": b}}
+
+
 def run_rows(rows: list[tuple[str, str, str | None, dict[str, str], dict[str, Any] | None, str]],
              games: int, budgets: dict[str, Budget], seconds: float, seed0: int = 10_000) -> None:  # fmt: skip
     """Play each row's games (seeds from ``seed0``) and print its line; after Skirm's faction pairings, each
-    squad's score over every game it played (win 1, draw 1/2)."""
+    squad's score over every game it played (win 1, draw 1/2). A Skirm vs row (no options) rotates its
+    games through every mission and squad pairing (:func:`skirm_rotation`)."""
     score: Counter[str] = Counter()
     played: Counter[str] = Counter()
     for label, ruleset, scenario, players, options, focus in rows:
@@ -150,7 +163,11 @@ def run_rows(rows: list[tuple[str, str, str | None, dict[str, str], dict[str, An
         for i in range(games):
             if i and time.perf_counter() - start > seconds:
                 break
-            play(ruleset, scenario, players, seed0 + i, budgets, tally, options)
+            if ruleset == "skirm" and options is None:
+                mission, squads = skirm_rotation(i)
+                play(ruleset, mission, players, seed0 + i, budgets, tally, squads)
+            else:
+                play(ruleset, scenario, players, seed0 + i, budgets, tally, options)
         print(line(label, tally, focus), flush=True)
         if ruleset == "skirm" and options and "squad" in options:
             for seat, squad in options["squad"].items():
