@@ -140,7 +140,8 @@ def line(label: str, tally: Tally, seat: str) -> str:
 
 
 def skirm_rotation(i: int) -> tuple[str, dict[str, Any]]:
-    """The mission and squads of a Skirm vs row's ``i``-th game: the three missions in turn, and every
+    """The mission and squads of a Skirm vs row's game number ``i`` (its seed less 10,000, so a run with
+    ``--seed0`` continues the rotation where another stopped): the three missions in turn, and every
     ordered pairing of two different ready squads in turn, so that a row measures the whole game rather
     than one matchup."""
     missions = [s.id for s in RULESETS["skirm"].scenarios()]
@@ -164,7 +165,7 @@ def run_rows(rows: list[tuple[str, str, str | None, dict[str, str], dict[str, An
             if i and time.perf_counter() - start > seconds:
                 break
             if ruleset == "skirm" and options is None:
-                mission, squads = skirm_rotation(i)
+                mission, squads = skirm_rotation(seed0 + i - 10_000)
                 play(ruleset, mission, players, seed0 + i, budgets, tally, squads)
             else:
                 play(ruleset, scenario, players, seed0 + i, budgets, tally, options)
