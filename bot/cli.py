@@ -16,7 +16,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot import create_bot
+from bot.client import create_bot
 from bot.config import Config
 from bot.database import open_store
 from bot.migrate_store import migrate

@@ -11,6 +11,7 @@ import secrets
 import socket
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -33,7 +34,7 @@ COGS = ("bot.cogs.lobby", "bot.cogs.play", "bot.cogs.rules", "bot.cogs.campaign"
 
 
 class EscapadeBot(commands.Bot):
-    """Escapade's Discord client. Build it with :func:`bot.create_bot`."""
+    """Escapade's Discord client. Build it with :func:`create_bot`."""
 
     def __init__(
         self,
@@ -217,4 +218,29 @@ class EscapadeBot(commands.Bot):
 
 class ShardedEscapadeBot(EscapadeBot, commands.AutoShardedBot):
     """Escapade's client for some of the shards (``shard_ids`` out of ``shard_count``), one of several
-    processes sharing a PostgreSQL store. Build it with :func:`bot.create_bot` and ESCAPADE_SHARDS."""
+    processes sharing a PostgreSQL store. Build it with :func:`create_bot` and ESCAPADE_SHARDS."""
+
+
+def create_bot(
+    database: str | Path | None = None,
+    *,
+    env_file: str | Path | None = None,
+    clock: Callable[[], float] | None = None,
+    **config: Any,
+) -> EscapadeBot:
+    """The configured bot, not logged in. ``config`` overrides :class:`bot.config.Config` fields.
+
+    Settings come from ``env_file`` (none by default) and the environment, then ``database`` and
+    ``config``. With ``shards`` (ESCAPADE_SHARDS) it is an auto-sharded bot running only those shards
+    of ``shard_count``; raises ValueError when they do not fit together. Call ``await bot.start(token)``
+    to run it, or drive it offline with ``tests/harness.py``.
+    """
+    if database is not None:
+        config["database"] = str(database)
+    cfg = Config.load(env_file, **config)
+    shards = cfg.shard_set()
+    if shards is not None:  # several processes: this one runs only these shards
+        return ShardedEscapadeBot(
+            cfg, clock=clock or time.time, shard_ids=list(shards.ids), shard_count=shards.count
+        )
+    return EscapadeBot(cfg, clock=clock or time.time)

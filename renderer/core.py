@@ -7,7 +7,7 @@ import math
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from PIL import Image, ImageDraw
@@ -182,8 +182,6 @@ def _build_static(scene: Scene, lay: Layout) -> _Static:
 
 
 def _shifted(lay: Layout) -> Layout:
-    from dataclasses import replace
-
     return replace(lay, board_x=0, board_y=0)
 
 

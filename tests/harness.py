@@ -32,8 +32,8 @@ import discord
 from discord import app_commands
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
-from bot import create_bot, render
-from bot.client import EscapadeBot
+from bot import render
+from bot.client import EscapadeBot, create_bot
 from engine import load_game
 
 GUILD = 900_000_000_000_000_001

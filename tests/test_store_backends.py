@@ -12,6 +12,7 @@ import asyncpg
 import pytest
 
 from bot import cli
+from bot.client import ShardedEscapadeBot, create_bot
 from bot.migrate_store import MigrationFailed, migrate
 from bot.store import SqliteStore, state_snapshot
 from bot.store_pg import PostgresStore
@@ -277,9 +278,6 @@ async def test_migrate_store_refuses_a_game_that_does_not_replay(
 
 
 def test_shard_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from bot import create_bot
-    from bot.client import ShardedEscapadeBot
-
     env = tmp_path / "s.env"
     env.write_text(f"DISCORD_TOKEN=x\nESCAPADE_DATABASE={tmp_path / 'x.db'}\n", encoding="utf-8")
     for args, said in (

@@ -3,6 +3,7 @@ abort, settings). Thin: every decision is the game service's or the engine's."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import discord
@@ -10,8 +11,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import present
+from bot.choices import find_spec, specs
 from bot.errors import Refusal
 from bot.games import BOT
+from bot.render import board_png
 from bot.replies import jump_link, lobby_kwargs
 from bot.store import GameRow
 from bot.views import confirm_view, lobby_view
@@ -229,8 +232,8 @@ class Lobby(commands.Cog):
         row = await self.open_lobby(interaction)
         if row is None:
             return []
-        specs = option_specs(row.ruleset, row.scenario)
-        return choices([(f"{s.label}{' (per seat)' if s.per_seat else ''}", s.key) for s in specs], current)
+        offered = option_specs(row.ruleset, row.scenario)
+        return choices([(f"{s.label}{' (per seat)' if s.per_seat else ''}", s.key) for s in offered], current)
 
     @choose.autocomplete("value")
     async def choose_value(
@@ -240,8 +243,6 @@ class Lobby(commands.Cog):
         row = await self.open_lobby(interaction)
         if row is None:
             return []
-        from bot.choices import find_spec
-
         spec = find_spec(find_ruleset(row.ruleset), row.scenario, str(interaction.namespace.option or ""))
         if spec is None:
             return []
@@ -292,8 +293,6 @@ class Lobby(commands.Cog):
             raise Refusal("There is no board to show here yet.")
         game = self.bot.games.load(row)
         await interaction.response.defer(thinking=True)
-        from bot.render import board_png
-
         png = await board_png(game)
         embed = present.status_embed(row, game)
         if png is None:
@@ -437,8 +436,6 @@ class Lobby(commands.Cog):
 
 def option_specs(ruleset_id: str, scenario: str | None) -> list[OptionSpec]:
     """The lobby choices of a stored game's ruleset and scenario (none if the ruleset is gone)."""
-    from bot.choices import specs
-
     try:
         return specs(find_ruleset(ruleset_id), scenario)
     except Exception:
@@ -447,8 +444,6 @@ def option_specs(ruleset_id: str, scenario: str | None) -> list[OptionSpec]:
 
 def policy_commands(help_text: str) -> list[str]:
     """Expand ``react KIND a|b|c`` patterns found in help text into single commands."""
-    import re
-
     out: list[str] = []
     for kind, alts in re.findall(r"'?(react [a-z-]+) ([a-z-]+(?:\|[a-z-]+)+)'?", help_text):
         for alt in alts.split("|"):

@@ -3,6 +3,7 @@ Scene with the side panel (initiative, health, statuses, cards cooling down), an
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from engine.geometry.square import cell_name
@@ -165,8 +166,6 @@ def scene(st: CCState, seat: str | None) -> Scene:
 
 def hash_rows(st: CCState) -> str:
     """A short stable key for a generated map."""
-    import hashlib
-
     return hashlib.sha256("".join(st.scenario["rows"]).encode()).hexdigest()[:10]
 
 
