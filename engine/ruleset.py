@@ -193,6 +193,12 @@ class Ruleset(ABC):
         figure in a try (``own_losses``): a harm that only some dice bring is easy to miss in a few tries."""
         return False
 
+    def worthwhile(self, state: Any, seat: str, options: list[Command]) -> list[Command]:
+        """The commands of ``options`` worth the search player's time: all of them by default. A ruleset
+        drops those that only take back the seat's own last command at a cost (a step straight back to the
+        square just left, nothing having come of it). Raises nothing."""
+        return options
+
     def option_specs(self, scenario: str) -> list[OptionSpec]:
         """The lobby choices this scenario offers (empty: none)."""
         return []

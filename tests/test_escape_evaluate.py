@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
-from engine import new_game
+from engine import Game, new_game
 from engine.ai.levels import level_budget
 from engine.ai.search import Searcher
 from engine.rulesets.escape.search import evaluate, resistance_score
@@ -198,3 +199,35 @@ def test_data_theft_characters_crowding_one_core_do_not_count_it_many_times_and_
     assert lying[0] < 0.7
     assert carried[0] > lying[0]
     assert carried[1] > lying[1]
+
+
+def _golem_steps(game: Game) -> list[str]:
+    return [c.text for c in game.legal_commands("resistance") if c.verb == "move" and c.args[0] == "golem"]
+
+
+def test_the_search_never_steps_a_character_straight_back_but_a_player_still_may() -> None:
+    # The hard Golem used to spend Kenji's Movement stepping b11, a11, b11...: a step straight back to the
+    # square just left, with nothing come of the step, only spends a Movement action.
+    game = arena({"golem": "p8", "kenji": "p9", "oni": "b18"}, scenario="evasion")
+    step = next(t for t in _golem_steps(game) if t != "move golem p8")
+    game.apply("resistance", step)
+    back = "move golem p8"
+    assert back in _golem_steps(game)  # the rules allow it
+    budget = level_budget("hard", "escape", 60)
+    assert budget is not None
+    for st in (game.state, game.ruleset.load_state(json.loads(json.dumps(game.state.to_data())))):
+        result = Searcher(game.ruleset, budget).choose(st, "resistance", seed=1)
+        assert back not in result.visits and result.command.text != back
+        assert len(result.visits) > 3  # the other steps, and ending, are still weighed
+
+
+def test_a_step_back_is_still_weighed_once_the_character_did_something_else() -> None:
+    # Step, drill the wall beside, step back: the way back is a choice again (a hit-and-run, say).
+    game = arena({"golem": "p8", "kenji": "p9", "oni": "b18"}, scenario="evasion")
+    game.apply("resistance", "move golem q8")
+    worthwhile = game.ruleset.worthwhile
+    texts = [c.text for c in worthwhile(game.state, "resistance", game.legal_commands("resistance"))]
+    assert "move golem p8" not in texts
+    game.apply("resistance", "drill golem q7|q8")
+    texts = [c.text for c in worthwhile(game.state, "resistance", game.legal_commands("resistance"))]
+    assert "move golem p8" in texts

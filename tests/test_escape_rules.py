@@ -6,10 +6,13 @@ actions, passive defence, tokens, taken out, the two faction rules, the end of t
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine import Game, new_game
-from engine.errors import IllegalCommand, NotYourTurn, RuleError
+from engine.errors import ContentError, IllegalCommand, NotYourTurn, RuleError
+from engine.rulesets.escape import content
 from engine.rulesets.escape.content import next_scenario
 from tests.escape_helpers import arena, edge, equip, finish_turn, lay, said, sq, state
 
@@ -390,10 +393,11 @@ def test_event_11_interference_also_when_the_resistance_lets_the_isc_go_first():
 
 
 def test_both_sides_meeting_their_victory_conditions_at_once_is_a_draw():
-    # Infiltration: 2 Resistance characters hold the Server room while 4 others have been taken out.
+    # Infiltration's last turn: 2 Resistance characters hold the Server room while 4 others are out.
     units = {"ashton": "p16", "jimmy": "q16", "mira": "b2", "kenji": "b3", "golem": "b4", "vesna": "b5"}
     game = arena({**units, "mamushi": "h2"})
     st = state(game)
+    st.turn = 8
     for u in ("mira", "kenji", "golem", "vesna"):
         st.units[u].status, st.units[u].pos = "out", None
     finish_turn(game)
@@ -961,13 +965,45 @@ def test_the_last_turn_ending_without_a_victory_is_a_draw():
 
 
 def test_a_victory_condition_met_at_the_end_of_a_turn_wins():
-    # Infiltration: two Resistance characters in the Server room, outnumbering the I.S.C. there.
-    game = arena({"ashton": "p16", "jimmy": "q16", "mamushi": "r18", "ubume": "b2"})
+    # Infiltration's I.S.C.: 4 Resistance characters taken out, checked when the turn ends.
+    game = arena(
+        {"ashton": "p16", "jimmy": "q16", "mira": "b2", "kenji": "b3", "golem": "b4", "mamushi": "r18"}
+    )
+    st = state(game)
+    for u in ("jimmy", "mira", "kenji", "golem"):
+        st.units[u].status, st.units[u].pos = "out", None
     game.apply("resistance", "activate ashton")
     game.apply("resistance", "end")
     assert game.outcome is None  # only checked when the turn ends
     finish_turn(game)
+    assert game.outcome is not None and game.outcome.winners == {"isc"} and st.turn == 1
+
+
+def test_infiltration_s_server_room_counts_only_when_the_last_turn_ends():
+    # Ruling 39: held at the end of turn 1 the room wins nothing yet; held when turn 8 ends, it wins.
+    game = arena({"ashton": "p16", "jimmy": "q16", "mamushi": "r18", "ubume": "b2"})
+    finish_turn(game)
+    assert game.outcome is None and state(game).turn == 2
+    state(game).turn = 8
+    finish_turn(game)
     assert game.outcome is not None and game.outcome.winners == {"resistance"}
+    assert "last turn" in game.outcome.reason
+
+
+def test_a_victory_timing_the_rules_do_not_know_is_refused_when_content_loads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data = content._read("scenarios.json")
+    bad = json.loads(json.dumps(data))
+    bad["scenarios"][0]["victory"]["resistance"]["when"] = "second_turn"
+    monkeypatch.setattr(content, "_read", lambda name: bad)
+    content.scenarios.cache_clear()
+    try:
+        with pytest.raises(ContentError, match="unknown when 'second_turn'"):
+            content.scenarios()
+    finally:
+        monkeypatch.undo()
+        content.scenarios.cache_clear()
 
 
 def test_a_victory_condition_not_met_lets_the_game_go_on():
@@ -1014,6 +1050,7 @@ def test_campaign_next_scenario_follows_the_result_of_the_game():
     assert game.outcome is not None and game.outcome.winners == {"isc"}
     assert next_scenario(game.scenario, game.outcome.winners) == "evasion"
     won = arena({"ashton": "p16", "jimmy": "q16", "mamushi": "b2"})
+    state(won).turn = 8
     finish_turn(won)
     assert won.outcome is not None
     assert next_scenario(won.scenario, won.outcome.winners) == "datatheft"

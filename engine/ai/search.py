@@ -98,7 +98,8 @@ SKIPPED_VERBS = ("react", "undo", "unplan")
 
 
 def _options(ruleset: Ruleset, state: Any, seat: str) -> list[Command]:
-    return [c for c in ruleset.legal_commands(state, seat) if c.verb not in SKIPPED_VERBS]
+    options = [c for c in ruleset.legal_commands(state, seat) if c.verb not in SKIPPED_VERBS]
+    return ruleset.worthwhile(state, seat, options) or options
 
 
 def _priors(ruleset: Ruleset, state: Any, seat: str, options: list[Command]) -> list[float]:
@@ -140,6 +141,7 @@ class Searcher:
         rs = self.ruleset
         root_options = options if options is not None else _options(rs, state, seat)
         root_options = [c for c in root_options if c.verb not in SKIPPED_VERBS] or root_options
+        root_options = rs.worthwhile(state, seat, root_options) or root_options
         if not root_options:
             raise NotYourTurn(f"The {seat} seat has nothing to play now.")
         start = clock() if clock else 0.0

@@ -801,6 +801,7 @@ def play(st: EscapeState, seat: str, cmd: Command) -> list[Event]:
     """Play a checked command, then run the game on until someone must answer. Returns the narration."""
     ev: list[Event] = []
     v, a = cmd.verb, cmd.args
+    st.stepped_from = None
     if v == "react":
         st.policies.setdefault(seat, {})[a[0]] = a[1]
         ev.append(Event(f"The {FACTION_NAMES[seat]} will now answer {a[0]} with '{a[1]}'.", kind="policy"))
@@ -838,6 +839,8 @@ def play(st: EscapeState, seat: str, cmd: Command) -> list[Event]:
     else:
         play_action(st, seat, v, a, ev)
     R.advance(st, ev)
+    if st.stepped_from is not None and any(e.kind not in ("move", "activate") for e in ev):
+        st.stepped_from = None  # something came of the step (a reaction, a reveal...): going back is a choice
     return ev
 
 
@@ -971,6 +974,7 @@ def p_enter(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> No
 
 def p_move(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
     R.spend(st, u, MVT)
+    st.stepped_from = (u.id, u.pos) if u.pos else None
     u.pos = R.cell_arg(st, a[0])
     st.trail.append(u.pos)
     ev.append(Event(f"{R.name(u)} moves to {a[0]} (Mvt {R.left(st, u, MVT)} left).", kind="move"))

@@ -155,6 +155,11 @@ def scenarios() -> dict[str, Scenario]:
         )  # fmt: skip
         if out[s["id"]].exit_needs not in ("", "objective"):
             raise ContentError(f"scenarios.json: {s['id']}: unknown exit_needs {s['exit_needs']!r}")
+        for side, v in s["victory"].items():
+            if v.get("when", "any_turn") not in ("any_turn", "last_turn"):
+                raise ContentError(
+                    f"scenarios.json: {s['id']}: {side} victory has unknown when {v['when']!r}"
+                )
     for s in out.values():
         for nxt in s.next.values():
             if nxt is not None and nxt not in out:

@@ -513,8 +513,13 @@ def end_activation(st: EscapeState, ev: list[Event]) -> None:
 
 
 def victory_met(st: EscapeState, seat: str) -> bool:
-    """Whether the seat's scenario victory condition holds now."""
-    v = scen(st).victory[seat]
+    """Whether the seat's scenario victory condition holds now. A condition marked ``"when": "last_turn"``
+    counts only at the end of the scenario's last turn (a room must be held when time runs out, not
+    merely reached). Raises RuleError for a condition type the rules do not know."""
+    s = scen(st)
+    v = s.victory[seat]
+    if v.get("when") == "last_turn" and st.turn < s.turns:
+        return False
     res = [u for u in st.units.values() if u.seat == "resistance"]
     kind = v["type"]
     if kind == "taken_out":

@@ -203,6 +203,25 @@ class Escape(Ruleset):
         """``seat``'s units taken out."""
         return int(sum(u.status == "out" for u in state.units.values() if u.seat == seat))
 
+    def worthwhile(self, state: Any, seat: str, options: list[Command]) -> list[Command]:
+        """``options`` less a step straight back to the square the same character just left with its last
+        command, nothing having come of that step: it would only spend a Movement action."""
+        st: EscapeState = state
+        back = st.stepped_from
+        if back is None:
+            return options
+        unit, square = back
+        return [
+            c
+            for c in options
+            if not (
+                c.verb == "move"
+                and len(c.args) == 2
+                and c.args[0] == unit
+                and R.cell_arg(st, c.args[1]) == square
+            )
+        ]
+
     def endangers_own(self, state: Any, seat: str, command: Command) -> bool:
         """A grenade whose blast would catch one of ``seat``'s own characters (the thrower included)."""
         st: EscapeState = state

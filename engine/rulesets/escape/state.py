@@ -92,6 +92,9 @@ class EscapeState:
     result: Outcome | None = None
     next_token: int = 1
     setup_dice: list[int] = field(default_factory=list)  # the setup initiative dice: Resistance, I.S.C.
+    # (unit id, the square it left) when the last command was that unit's step and nothing else followed
+    # from it: a step straight back would only spend a Movement action (the search player skips it).
+    stepped_from: tuple[str, Cell] | None = None
 
     def to_data(self) -> dict[str, Any]:
         """JSON-ready data (tuples become lists, edge keys become strings)."""
@@ -126,6 +129,7 @@ class EscapeState:
             "trail": [list(c) for c in self.trail], "attacks": [[list(a), list(b)] for a, b in self.attacks],
             "last_unit": self.last_unit, "result": self.result.to_data() if self.result else None,
             "next_token": self.next_token, "setup_dice": self.setup_dice,
+            "stepped_from": [self.stepped_from[0], list(self.stepped_from[1])] if self.stepped_from else None,
         }  # fmt: skip
 
     @classmethod
@@ -157,6 +161,7 @@ class EscapeState:
             trail=[(c[0], c[1]) for c in d["trail"]], attacks=[((a[0], a[1]), (b[0], b[1])) for a, b in d["attacks"]],
             last_unit=d["last_unit"], result=Outcome.from_data(d["result"]) if d["result"] else None,
             next_token=d["next_token"], setup_dice=list(d.get("setup_dice", [])),
+            stepped_from=_stepped(d.get("stepped_from")),
         )  # fmt: skip
 
 
@@ -166,6 +171,10 @@ def _ek(k: EdgeKey) -> list[int]:
 
 def _parse_ek(v: list[int]) -> EdgeKey:
     return ((v[0], v[1]), (v[2], v[3]))
+
+
+def _stepped(v: list[Any] | None) -> tuple[str, Cell] | None:
+    return (v[0], (v[1][0], v[1][1])) if v else None
 
 
 def _cell(v: list[int] | None) -> Cell | None:
