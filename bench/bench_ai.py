@@ -232,7 +232,7 @@ def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: 
             if i and time.perf_counter() - start > seconds:
                 break
             game = play("heist", s.id, {seat: "hard" for seat in seats}, seed0 + i, budgets, tally)
-            print(f"  heist/{s.id} seed {seed0 + i}: round {game.state.round}, "
+            print(f"  heist/{s.id} seed {seed0 + i}: round {game.state.round}, {len(game.log)} commands, "
                   f"{game.outcome.reason if game.outcome else 'no outcome (command cap)'}", flush=True)  # fmt: skip
         won = tally.wins[seats[0]]
         times = sorted(tally.decision_ms) or [0.0]
