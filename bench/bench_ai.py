@@ -17,6 +17,7 @@ Every game also counts self-harm: a player's own command taking out one of its o
 that today's policy's own blunders are told apart from the search player's).
 
 Usage: python bench/bench_ai.py [--games N] [--normal P] [--hard P] [--section S ...] [--seconds-per-row T]
+       [--think SECONDS] [--heist-seed0 S]
        [--only TEXT] [--seed0 S]
 """
 
@@ -27,7 +28,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -72,8 +73,10 @@ def play(
     pickers = {s: Picker(seed * 7919 + i) for i, s in enumerate(players)}
     searchers = {}
     for lvl, b in budgets.items():
-        tuned = level_budget(lvl, ruleset, b.playouts) if lvl in LEVELS else b
-        searchers[lvl] = Searcher(game.ruleset, tuned or b)
+        tuned = (level_budget(lvl, ruleset, b.playouts) if lvl in LEVELS else b) or b
+        if b.seconds is not None:  # --think: the bot's time cap per decision
+            tuned = replace(tuned, seconds=b.seconds)
+        searchers[lvl] = Searcher(game.ruleset, tuned)
     for _ in range(max_commands):
         if game.outcome is not None:
             break
@@ -213,7 +216,7 @@ def mirror_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, 
     return rows
 
 
-def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: str = "") -> None:
+def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: str = "", seed0: int = 20_000) -> None:  # fmt: skip
     rs = RULESETS["heist"]
     seats = rs.seats[:4]
     hard = level_budget("hard", "heist", budgets["hard"].playouts)
@@ -228,10 +231,14 @@ def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: 
         for i in range(games):
             if i and time.perf_counter() - start > seconds:
                 break
-            play("heist", s.id, {seat: "hard" for seat in seats}, 20_000 + i, budgets, tally)
+            game = play("heist", s.id, {seat: "hard" for seat in seats}, seed0 + i, budgets, tally)
+            print(f"  heist/{s.id} seed {seed0 + i}: round {game.state.round}, {len(game.log)} commands, "
+                  f"{game.outcome.reason if game.outcome else 'no outcome (command cap)'}", flush=True)  # fmt: skip
         won = tally.wins[seats[0]]
+        times = sorted(tally.decision_ms) or [0.0]
         print(f"heist/{s.id:<28} hard crew: won {won}/{tally.games}  rounds of wins {tally.rounds}  "
-              f"self-harm (busted by own command) {tally.harm}", flush=True)  # fmt: skip
+              f"self-harm (busted by own command) {tally.harm}  decisions median {pct(times, 50):.0f} ms "
+              f"p95 {pct(times, 95):.0f} ms", flush=True)  # fmt: skip
 
 
 def speed_section(budgets: dict[str, Budget]) -> None:
@@ -385,14 +392,19 @@ def main() -> None:
     ap.add_argument("--bot-channels", type=int, default=3, help="latency: channels with a thinking bot")
     ap.add_argument("--only", default="", help="run only rows whose label contains this text")
     ap.add_argument("--seed0", type=int, default=10_000, help="vs and mirror: the first game's seed")
+    ap.add_argument("--heist-seed0", type=int, default=20_000, help="heist: the first game's seed")
+    ap.add_argument("--think", type=float, default=None,
+                    help="cap each search decision at this many seconds, as the bot does (default: none, so "
+                         "games replay exactly)")  # fmt: skip
     args = ap.parse_args()
     budgets = {}
     for level, cut in (("normal", args.normal), ("hard", args.hard)):
         b = LEVELS[level]
         assert b is not None
-        budgets[level] = Budget(cut or b.playouts, None, b.depth, b.explore)
+        budgets[level] = Budget(cut or b.playouts, args.think, b.depth, b.explore)
     print(f"budgets: normal {budgets['normal'].playouts} playouts, hard {budgets['hard'].playouts} playouts; "
-          f"up to {args.games} games per row, {args.seconds_per_row:.0f} s per row", flush=True)  # fmt: skip
+          f"up to {args.games} games per row, {args.seconds_per_row:.0f} s per row"
+          + (f", decisions capped at {args.think:g} s" if args.think is not None else ""), flush=True)  # fmt: skip
     sections = args.section or ["speed", "vs", "mirror", "heist"]
     if "latency" in sections:
         import asyncio
@@ -407,7 +419,7 @@ def main() -> None:
         rows = [r for r in mirror_rows() if args.only in r[0]]
         run_rows(rows, args.games, budgets, args.seconds_per_row, args.seed0)
     if "heist" in sections:
-        heist_section(args.games, budgets, args.seconds_per_row, args.only)
+        heist_section(args.games, budgets, args.seconds_per_row, args.only, args.heist_seed0)
 
 
 if __name__ == "__main__":

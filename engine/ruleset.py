@@ -196,7 +196,9 @@ class Ruleset(ABC):
     def worthwhile(self, state: Any, seat: str, options: list[Command]) -> list[Command]:
         """The commands of ``options`` worth the search player's time: all of them by default. A ruleset
         drops those that only take back the seat's own last command at a cost (a step straight back to the
-        square just left, nothing having come of it). Raises nothing."""
+        square just left, nothing having come of it) and those that change no position at all (reading a
+        face-up deck): the search would weigh them like moves and could play them forever. Raises
+        nothing."""
         return options
 
     def option_specs(self, scenario: str) -> list[OptionSpec]:

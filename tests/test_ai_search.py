@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from engine import RULESETS, Game, SetupError, new_game
 from engine.ai.levels import LEVELS, check_level
-from engine.ai.search import Budget, Searcher
+from engine.ai.search import Budget, Searcher, searched_commands
 from engine.ai.selfplay import fast_random_game
 from engine.dice import Rng
 
@@ -57,6 +57,29 @@ def test_search_picks_a_legal_command_and_changes_nothing(ruleset: str) -> None:
     assert result.command.text in legal
     assert result.playouts == TINY.playouts or len(legal) == 1
     game.apply(seat, result.command)
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_every_command_the_search_weighs_changes_the_position(ruleset: str) -> None:
+    # A command that changes nothing (the heist's "deck", which reads the event deck) looks exactly as good
+    # as the position it leaves, so a search that weighed it could play it forever: a heist bot seat did.
+    rs = RULESETS[ruleset]
+    checked = 0
+    for seed in (21, 22):
+        full = fast_random_game(ruleset, seed)
+        game = new_game(ruleset, seed=seed, seats={s: None for s in rs.seats})
+        stride = max(1, len(full.log) // 12)
+        for i, entry in enumerate(full.log):
+            seat = rs.next_seat(game.state)
+            if i % stride == 0 and seat is not None:
+                before = game.state.to_data()
+                for command in searched_commands(rs, game.state, seat):
+                    copy = rs.copy_state(game.state)
+                    rs.execute(copy, seat, command)
+                    assert copy.to_data() != before, f"{ruleset}: '{command.text}' by {seat} changes nothing"
+                    checked += 1
+            game.apply(entry.seat, entry.text)
+    assert checked > 20
 
 
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))

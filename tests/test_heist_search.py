@@ -7,8 +7,9 @@ from engine.ai.levels import level_budget
 from engine.ai.search import Searcher
 from engine.core import Outcome
 from engine.rulesets.heist import policy as P
+from engine.rulesets.heist import rules as R
 from engine.rulesets.heist import search as S
-from engine.rulesets.heist.state import HeistState
+from engine.rulesets.heist.state import Chit, HeistState
 from tests.heist_helpers import SEATS4, game_for, skip_planning, state
 
 # The Dark Horse Job: the documents lie on i1 behind remote lock Y; server Y (f4) lies behind remote lock X
@@ -128,3 +129,57 @@ def test_the_search_never_takes_a_planning_token_back() -> None:
     result = Searcher(game.ruleset, budget).choose(game.state, seat, seed=1, options=options)
     assert result.command.verb != "unplan"
     assert not any(text.startswith("unplan") for text in result.visits)
+
+
+def open_route(st: HeistState) -> None:
+    """Nothing on the route's tiles: no unknown chits, locks, guards or cameras."""
+    for n in ROUTE[:-1]:
+        st.tiles[n].unknown = False
+        st.tiles[n].chits.clear()
+
+
+def weigh(st: HeistState, subs: str, cost: int = 0) -> tuple[tuple[float, int], int]:
+    """An action with these sub-actions, for p1 heading up the route: its progress and the policy's weight."""
+    p = st.players["p1"]
+    d = P.plan_distances(st, p, {"i1"})
+    option = R.Option("test", "Test", subs, "test", cost)
+    return P.progress(st, p, subs, d), P.act_weight(st, p, option, d, d[p.pos])
+
+
+def test_a_quiet_step_is_weighed_above_a_loud_one_that_gets_no_further() -> None:
+    st = dark_horse()
+    open_route(st)
+    crawl, walk, sprint = weigh(st, "M"), weigh(st, "NM"), weigh(st, "NNMMM")
+    assert crawl[0] == walk[0] == (1.0, 0) and sprint[0] == (3.0, 0)
+    assert crawl[1] > walk[1]
+    assert sprint[1] > walk[1]  # three steps for two 🔊 beat one step for one
+
+
+def test_moves_count_only_once_the_way_ahead_is_cleared() -> None:
+    st = dark_horse()
+    open_route(st)
+    st.tiles["h6"].chits.append(Chit("lock"))
+    assert weigh(st, "NNMM")[0] == (0.0, 0)  # the lock stops every move
+    assert weigh(st, "UUNNM")[0] == (1.5, 0)  # unlocked (half a step), then one step in
+    st.tiles["h6"].chits.clear()
+    st.tiles["h5"].chits.append(Chit("camera"))
+    assert weigh(st, "NNMM")[0] == (2.0, 1)  # walking onto the live camera raises ⚠
+    assert weigh(st, "DNMM")[0] == (2.0, 0)  # unless a disable deals with it first
+    assert weigh(st, "DNMM")[1] > weigh(st, "NNMM")[1]
+
+
+def test_a_character_held_by_two_guards_needs_two_subdues_to_move_on() -> None:
+    st = dark_horse()
+    open_route(st)
+    st.tiles["i7"].chits.extend([Chit("dog"), Chit("dog")])
+    assert weigh(st, "SNNM")[0] == (0.5, 0)  # one dog subdued, the other still holds
+    assert weigh(st, "SSNNM")[0] == (2.0, 0)
+
+
+def test_each_noise_costs_more_as_the_track_fills_and_a_whole_card_at_its_end() -> None:
+    st = dark_horse()
+    early = P.noise_price(st)
+    st.noise = 33
+    late = P.noise_price(st)
+    st.noise = 40
+    assert 0 < early < late < 1 == P.noise_price(st)

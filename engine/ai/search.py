@@ -97,7 +97,9 @@ class _Node:
 SKIPPED_VERBS = ("react", "undo", "unplan")
 
 
-def _options(ruleset: Ruleset, state: Any, seat: str) -> list[Command]:
+def searched_commands(ruleset: Ruleset, state: Any, seat: str) -> list[Command]:
+    """The legal commands the search weighs for ``seat``: all but the skipped verbs and those the ruleset
+    finds not worthwhile (``Ruleset.worthwhile``), or all of them where that leaves none. Raises nothing."""
     options = [c for c in ruleset.legal_commands(state, seat) if c.verb not in SKIPPED_VERBS]
     return ruleset.worthwhile(state, seat, options) or options
 
@@ -139,7 +141,7 @@ class Searcher:
         nothing to play.
         """
         rs = self.ruleset
-        root_options = options if options is not None else _options(rs, state, seat)
+        root_options = options if options is not None else searched_commands(rs, state, seat)
         root_options = [c for c in root_options if c.verb not in SKIPPED_VERBS] or root_options
         root_options = rs.worthwhile(state, seat, root_options) or root_options
         if not root_options:
@@ -228,7 +230,7 @@ class Searcher:
             if nxt is None:
                 break
             mover = nxt
-            options = _options(rs, det, mover)
+            options = searched_commands(rs, det, mover)
             if not options:
                 break
             texts = [c.text for c in options]
@@ -309,7 +311,7 @@ class Searcher:
             if self.has_sampler and not self.budget.policy_rollouts:
                 command = rs.sample_command(det, seat, picker)
             if command is None:
-                options = _options(rs, det, seat)
+                options = searched_commands(rs, det, seat)
                 if not options:
                     return
                 command = options[self._pick(det, seat, options, picker)]

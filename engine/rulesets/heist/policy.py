@@ -268,27 +268,84 @@ def npc_weight(st: HeistState, c: Command, options: list[Command]) -> int:
     return 8
 
 
+def noise_price(st: HeistState) -> float:
+    """What one more 🔊 costs the crew, in event cards: the alert spaces left on the track per space left
+    (1 once the marker sits on the final slot, where every 🔊 raises ⚠). Event cards are the heist's clock."""
+    spaces, final = R.track(st)
+    noise = st.noise + sum(q.noise_due for q in R.in_play(st))
+    if noise >= final:
+        return 1.0
+    return sum(a > noise for a in spaces) / (final - noise)
+
+
+def progress(st: HeistState, p: Player, subs: str, d: dict[str, int]) -> tuple[float, int]:
+    """How far an action with sub-actions ``subs`` would take the character along its plan toward its goal
+    (``d``: :func:`plan_distances`), counting a lock it opens or a guard it gets past on the way as half a
+    step, and the live cameras it would have to walk onto (each an ⚠). A move can only be used while the way
+    ahead is clear: a lock needs an unlock first, a remote lock or keycard door stops it, a guard on a tile
+    entered holds the character there unless a subdue is left for each, and what an unknown tile holds is unknown
+    (the walk stops there)."""
+    moves, unlocks, subdues, disables = (subs.count(k) for k in "MUSD")
+    cur = p.pos
+    gained = 0.0
+    alerts = 0
+    held = R.guards(st, cur)
+    if held > subdues:
+        return 0.5 * subdues, 0
+    subdues -= held
+    gained += 0.5 * held
+    while cur in d and d[cur] > 0:
+        nxt = min(
+            (m for m in R.nbrs(st, cur) if d.get(m, 999) < d[cur]), key=lambda m: (d[m], m), default=None
+        )
+        if nxt is None:
+            break
+        t = st.tiles.get(nxt)
+        if t is not None and any(m in t.marks for m in ("remote_lock_x", "remote_lock_y", "keycard_door")):
+            break
+        if R.chits(st, nxt, "lock"):
+            if not unlocks:
+                break
+            unlocks -= 1
+            gained += 0.5
+        if not moves:
+            break
+        if R.chits(st, nxt, "camera") and "loop_footage" not in st.flags:
+            if disables:
+                disables -= 1
+            else:
+                alerts += 1
+        moves -= 1
+        gained += 1
+        cur = nxt
+        if t is not None and t.unknown:
+            break
+        held = R.guards(st, cur)
+        if held > subdues:
+            break
+        subdues -= held
+        gained += 0.5 * held
+    return gained, alerts
+
+
 def act_weight(st: HeistState, p: Player, o: R.Option | None, d: dict[str, int], here: int) -> int:
-    """How useful an action looks for this character now."""
+    """How useful an action looks for this character now: the progress it buys along the plan (and the
+    ideas, reveals and loot it brings) per event card it spends. Every action uses up a share of the round's
+    card, and each 🔊 and ⚠ brings the alarm closer (:func:`noise_price`), so a quiet step is worth more
+    than a loud dash when both get somewhere."""
     if o is None:
         return 1
     subs = o.subs
-    score = 5
-    held = R.guards(st, p.pos) > 0
-    ahead = [m for m in R.nbrs(st, p.pos) if d.get(m, 999) < here]
-    if held:
-        score += 15 * min(1, subs.count("S"))
-    if ahead and not held:
-        if any(R.locked(st, m) for m in ahead):
-            score += 12 * min(1, subs.count("U"))
-        score += 8 * subs.count("M")
-    if any(R.chits(st, m, "camera") for m in R.nbrs(st, p.pos)):
-        score += 3 * min(1, subs.count("D"))
-    score += 3 * subs.count("I") + 2 * subs.count("L")
+    steps, alerts = progress(st, p, subs, d)
+    value = 10.0 * steps + 1.0 * subs.count("I") + 0.5 * subs.count("R")
+    if any(R.chits(st, m, "camera") for m in [p.pos, *R.nbrs(st, p.pos)]):
+        value += 3.0 * min(1, subs.count("D"))
     if "safe" in st.tiles[p.pos].marks:
-        score += 10 * subs.count("U")
-    score -= 4 * o.cost + 2 * subs.count("N") + 6 * subs.count("A")
-    return max(1, score)
+        value += 10.0 * subs.count("U")
+    if (set(st.tiles[p.pos].loot) & wanted(st)) or ("cash" in wanted(st) and st.tiles[p.pos].cash):
+        value += 5.0 * min(1, subs.count("L"))
+    cards = 0.25 + noise_price(st) * subs.count("N") + alerts + subs.count("A") + 0.1 * o.cost
+    return max(1, round(4.0 * value / cards))
 
 
 def plan_weights(st: HeistState, p: Player, options: list[Command], weights: list[int]) -> list[int]:

@@ -282,6 +282,11 @@ class Heist(Ruleset):
         """``seat``'s crew members busted (the crew is one side)."""
         return int(sum(p.status == "busted" for p in state.players.values()))
 
+    def worthwhile(self, state: Any, seat: str, options: list[Command]) -> list[Command]:
+        """``options`` less ``deck``: reading the event deck changes no position, so a search that weighed
+        it like a move could read it forever instead of playing on."""
+        return [c for c in options if c.verb != "deck"]
+
     def help_topics(self) -> dict[str, str]:
         """Rules help in the project's own words."""
         return dict(HELP)
