@@ -83,6 +83,37 @@ def test_every_command_the_search_weighs_changes_the_position(ruleset: str) -> N
 
 
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_the_search_weighs_no_pair_of_commands_that_leads_back_to_the_same_position(ruleset: str) -> None:
+    # A command and its take-back played in turn by the same seat (the heist's "take keycard", then "drop
+    # keycard") return to the position they left, so a search that weighed both could play them in turn
+    # forever: a hard heist crew did, for hundreds of commands.
+    rs = RULESETS[ruleset]
+    checked = 0
+    for seed in (31, 32):
+        full = fast_random_game(ruleset, seed)
+        game = new_game(ruleset, seed=seed, seats={s: None for s in rs.seats})
+        stride = max(1, len(full.log) // 8)
+        for i, entry in enumerate(full.log):
+            seat = rs.next_seat(game.state)
+            if i % stride == 0 and seat is not None:
+                before = game.state.to_data()
+                for first in searched_commands(rs, game.state, seat):
+                    after = rs.copy_state(game.state)
+                    rs.execute(after, seat, first)
+                    if rs.next_seat(after) != seat or rs.outcome(after) is not None:
+                        continue
+                    for second in searched_commands(rs, after, seat):
+                        again = rs.copy_state(after)
+                        rs.execute(again, seat, second)
+                        assert again.to_data() != before, (
+                            f"{ruleset}: '{first.text}' then '{second.text}' by {seat} lead back"
+                        )
+                        checked += 1
+            game.apply(entry.seat, entry.text)
+    assert checked > 20
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_evaluate_is_in_range_and_knows_finished_games(ruleset: str) -> None:
     rs = RULESETS[ruleset]
     game = midgame(ruleset, 13)

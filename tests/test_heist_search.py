@@ -4,7 +4,7 @@ keycards), the event deck kept, and the crew kept out of jail; the easy policy h
 from __future__ import annotations
 
 from engine.ai.levels import level_budget
-from engine.ai.search import Searcher
+from engine.ai.search import Searcher, searched_commands
 from engine.core import Outcome
 from engine.rulesets.heist import policy as P
 from engine.rulesets.heist import rules as R
@@ -129,6 +129,26 @@ def test_the_search_never_takes_a_planning_token_back() -> None:
     result = Searcher(game.ruleset, budget).choose(game.state, seat, seed=1, options=options)
     assert result.command.verb != "unplan"
     assert not any(text.startswith("unplan") for text in result.visits)
+
+
+def test_the_search_never_drops_what_it_picked_up_nor_changes_its_start() -> None:
+    # A hard crew on The Startup Job took and dropped the keycard in turn for hundreds of commands.
+    game = game_for("the_dark_horse_job", SEATS4)
+    skip_planning(game, START, {"p1": ROUTE})
+    st = state(game)
+    st.tiles["i7"].loot.append("keycard")
+    game.apply("p1", "take keycard")
+    options = game.legal_commands("p1")
+    assert "drop keycard" in {c.text for c in options}  # a player may still drop it
+    assert "drop keycard" not in {c.text for c in searched_commands(game.ruleset, st, "p1")}
+    budget = level_budget("hard", "heist", 30)
+    assert budget is not None
+    result = Searcher(game.ruleset, budget).choose(st, "p1", seed=1, options=options)
+    assert result.command.text != "drop keycard" and "drop keycard" not in result.visits
+    planning = game_for("the_dark_horse_job", SEATS4)
+    planning.apply("p1", "start b1")
+    assert any(c.verb == "start" for c in planning.legal_commands("p1"))
+    assert not any(c.verb == "start" for c in searched_commands(planning.ruleset, planning.state, "p1"))
 
 
 def open_route(st: HeistState) -> None:

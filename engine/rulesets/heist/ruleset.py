@@ -283,9 +283,19 @@ class Heist(Ruleset):
         return int(sum(p.status == "busted" for p in state.players.values()))
 
     def worthwhile(self, state: Any, seat: str, options: list[Command]) -> list[Command]:
-        """``options`` less ``deck``: reading the event deck changes no position, so a search that weighed
-        it like a move could read it forever instead of playing on."""
-        return [c for c in options if c.verb != "deck"]
+        """``options`` less the commands that change nothing or only undo another, which a search would
+        weigh like moves and could play for ever: ``deck`` (reading the event deck), a new ``start`` once
+        one is chosen (start b1, start c7, start b1...), dropping loot where the character stands (take,
+        drop, take...) and taking loot back from the NPC (give, take back, give...). Players may still."""
+        chosen = bool(state.players[seat].pos)
+        return [
+            c
+            for c in options
+            if c.verb != "deck"
+            and not (c.verb == "start" and chosen)
+            and not (c.verb == "drop" and len(c.args) == 1)
+            and not (c.verb == "take" and c.args[-1:] == ("npc",))
+        ]
 
     def help_topics(self) -> dict[str, str]:
         """Rules help in the project's own words."""
