@@ -193,7 +193,10 @@ def job_steps(st: HeistState) -> tuple[float, int]:
             steps += missing * w.fetch(where) / need
         else:  # not on the board yet: from the safe, or somewhere in the unknown tiles
             unknown = {n for n, t in st.tiles.items() if t.unknown}
-            steps += missing * (FAR if o.safe else w.reach(unknown) + FAR // 2) / need
+            if w.running:  # nothing more is revealed or cracked
+                steps += missing * 2 * FAR / need
+            else:
+                steps += missing * (FAR if o.safe else w.reach(unknown) + FAR // 2) / need
     if o.safe:
         parts += 1
         safe = R.heist(st).safe
