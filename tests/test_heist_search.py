@@ -203,3 +203,23 @@ def test_each_noise_costs_more_as_the_track_fills_and_a_whole_card_at_its_end() 
     late = P.noise_price(st)
     st.noise = 40
     assert 0 < early < late < 1 == P.noise_price(st)
+
+
+def test_calling_the_escape_before_the_way_in_is_open_counts_as_giving_the_job_up() -> None:
+    # A hard crew on The Proving Grounds called the escape in round 3: running may go anywhere, so walks
+    # looked shorter, though nothing can be opened or cracked any more.
+    game = game_for("the_dark_horse_job", SEATS4)
+    to_the_servers = {"p3": ["b2", "c2", "d2", "e2", "f1"], "p4": ["b2", "c2", "d3", "d4", "e4", "f4"]}
+    skip_planning(game, START, {"p1": ROUTE, **to_the_servers})
+    st = state(game)
+    working, score = S.job_steps(st)[0], S.crew_score(st)
+    st.escape_called = True
+    assert S.job_steps(st)[0] >= working + 10  # both servers now out of reach
+    assert S.crew_score(st) < score
+    st.escape_called = False
+    st.tiles["e4"].marks.remove("remote_lock_x")
+    st.tiles["i1"].marks.remove("remote_lock_y")
+    st.players["p1"].pos = "h2"  # the documents lie open next to p1: running by way of them still works
+    working = S.job_steps(st)[0]
+    st.escape_called = True
+    assert S.job_steps(st)[0] <= working

@@ -103,6 +103,8 @@ class _Walks:
 
     def __init__(self, st: HeistState) -> None:
         self.st = st
+        # Once the escape is called (or on), the crew only runs: nothing more is opened, cracked or freed.
+        self.running = st.escape_called or st.phase == "escape"
         exits = R.exits(st)
         self.frm: list[dict[str, int]] = []
         self.out_of: list[dict[str, int]] = []
@@ -146,14 +148,20 @@ class _Walks:
         return best + self.open(tiles)
 
     def open(self, tiles: set[str]) -> int:
-        """The walks to the servers and keycards that open ``tiles`` (:func:`policy.opener_steps`)."""
-        return sum(self.reach(level) for level in P.opener_steps(self.st, tiles))
+        """The walks to the servers and keycards that open ``tiles`` (:func:`policy.opener_steps`); out of
+        reach once the crew is running."""
+        levels = P.opener_steps(self.st, tiles)
+        if levels and self.running:
+            return 2 * FAR
+        return sum(self.reach(level) for level in levels)
 
 
 def job_steps(st: HeistState) -> tuple[float, int]:
     """The crew's remaining work as walking steps (an estimate from public facts) and how many parts the
     objective has: each missing piece of loot fetched and carried out (its remote lock or keycard door
-    opened first), the safe reached and cracked, the NPC freed and brought out, a breakout's cell reached."""
+    opened first), the safe reached and cracked, the NPC freed and brought out, a breakout's cell reached.
+    Once the escape is called the crew only runs (picking up loot on the way), so whatever still needs a
+    server, keycard, safe or freeing counts as out of reach."""
     o = R.heist(st).objective
     w = _Walks(st)
     steps = 0.0
@@ -185,14 +193,17 @@ def job_steps(st: HeistState) -> tuple[float, int]:
             steps += missing * w.fetch(where) / need
         else:  # not on the board yet: from the safe, or somewhere in the unknown tiles
             unknown = {n for n, t in st.tiles.items() if t.unknown}
-            steps += missing * (FAR if o.safe else w.reach(unknown) + FAR // 2) / need
+            if w.running:  # nothing more is revealed or cracked
+                steps += missing * 2 * FAR / need
+            else:
+                steps += missing * (FAR if o.safe else w.reach(unknown) + FAR // 2) / need
     if o.safe:
         parts += 1
         safe = R.heist(st).safe
         if "safe_open" not in st.flags:
             tiles = {n for n, t in st.tiles.items() if "safe" in t.marks and R.alive(st, n)}
             left = (safe.cracks if safe is not None else 1) - st.safe
-            steps += w.reach(tiles) + w.open(tiles) + 3 * max(0, left)
+            steps += 2 * FAR if w.running else w.reach(tiles) + w.open(tiles) + 3 * max(0, left)
     if o.npc_escapes:
         parts += 1
         if not any(n.status == "escaped" for n in st.npcs):
@@ -202,7 +213,7 @@ def job_steps(st: HeistState) -> tuple[float, int]:
                     continue
                 cost = float(w.npc_out(n.pos))
                 if not n.active:
-                    cost += w.reach({n.pos}) + w.open({n.pos})
+                    cost += 2 * FAR if w.running else w.reach({n.pos}) + w.open({n.pos})
                 best = min(best, cost)
             steps += best
     if o.characters_escape:
