@@ -163,7 +163,7 @@ def weigh(st: HeistState, subs: str, cost: int = 0) -> tuple[tuple[float, int], 
     p = st.players["p1"]
     d = P.plan_distances(st, p, {"i1"})
     option = R.Option("test", "Test", subs, "test", cost)
-    return P.progress(st, p, subs, d), P.act_weight(st, p, option, d, d[p.pos])
+    return P.progress(st, p, subs, d), P.act_weight(st, p, option, d)
 
 
 def test_a_quiet_step_is_weighed_above_a_loud_one_that_gets_no_further() -> None:

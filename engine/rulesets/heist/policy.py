@@ -209,7 +209,7 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
             ahead = [m for m in R.nbrs(st, p.pos) if d.get(m, big) < here]
             weights[i] = 45 if c.args[0] in ahead or c.args[0] == p.pos else 10
         elif c.verb == "act":
-            weights[i] = act_weight(st, p, opts.get(c.args[0]), d, here)
+            weights[i] = act_weight(st, p, opts.get(c.args[0]), d)
         elif c.verb == "done":
             weights[i] = -1  # decided below, once the other options are weighed
         elif c.verb == "escape":
@@ -282,9 +282,9 @@ def progress(st: HeistState, p: Player, subs: str, d: dict[str, int]) -> tuple[f
     """How far an action with sub-actions ``subs`` would take the character along its plan toward its goal
     (``d``: :func:`plan_distances`), counting a lock it opens or a guard it gets past on the way as half a
     step, and the live cameras it would have to walk onto (each an ⚠). A move can only be used while the way
-    ahead is clear: a lock needs an unlock first, a remote lock or keycard door stops it, a guard on a tile
-    entered holds the character there unless a subdue is left for each, and what an unknown tile holds is unknown
-    (the walk stops there)."""
+    ahead is clear: a lock needs an unlock first, a remote lock or keycard door stops it, the guards on a
+    tile entered hold the character there unless a subdue is left for each, and what an unknown tile holds
+    is unknown (the walk stops there)."""
     moves, unlocks, subdues, disables = (subs.count(k) for k in "MUSD")
     cur = p.pos
     gained = 0.0
@@ -328,7 +328,7 @@ def progress(st: HeistState, p: Player, subs: str, d: dict[str, int]) -> tuple[f
     return gained, alerts
 
 
-def act_weight(st: HeistState, p: Player, o: R.Option | None, d: dict[str, int], here: int) -> int:
+def act_weight(st: HeistState, p: Player, o: R.Option | None, d: dict[str, int]) -> int:
     """How useful an action looks for this character now: the progress it buys along the plan (and the
     ideas, reveals and loot it brings) per event card it spends. Every action uses up a share of the round's
     card, and each 🔊 and ⚠ brings the alarm closer (:func:`noise_price`), so a quiet step is worth more
@@ -342,7 +342,8 @@ def act_weight(st: HeistState, p: Player, o: R.Option | None, d: dict[str, int],
         value += 3.0 * min(1, subs.count("D"))
     if "safe" in st.tiles[p.pos].marks:
         value += 10.0 * subs.count("U")
-    if (set(st.tiles[p.pos].loot) & wanted(st)) or ("cash" in wanted(st) and st.tiles[p.pos].cash):
+    need = wanted(st)
+    if set(st.tiles[p.pos].loot) & need or ("cash" in need and st.tiles[p.pos].cash):
         value += 5.0 * min(1, subs.count("L"))
     cards = 0.25 + noise_price(st) * subs.count("N") + alerts + subs.count("A") + 0.1 * o.cost
     return max(1, round(4.0 * value / cards))
