@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,6 +15,7 @@ from engine import RULESETS, Game, SetupError, new_game
 from engine.ai.levels import LEVELS, check_level
 from engine.ai.search import Budget, Searcher, searched_commands
 from engine.ai.selfplay import fast_random_game
+from engine.core import Command
 from engine.dice import Rng
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,57 +62,47 @@ def test_search_picks_a_legal_command_and_changes_nothing(ruleset: str) -> None:
     game.apply(seat, result.command)
 
 
-@pytest.mark.parametrize("ruleset", sorted(RULESETS))
-def test_every_command_the_search_weighs_changes_the_position(ruleset: str) -> None:
-    # A command that changes nothing (the heist's "deck", which reads the event deck) looks exactly as good
-    # as the position it leaves, so a search that weighed it could play it forever: a heist bot seat did.
+def positions(ruleset: str, seeds: tuple[int, ...], per_game: int) -> Iterator[tuple[Any, str]]:
+    """About ``per_game`` positions spread over a random game of ``ruleset`` per seed, each with the seat
+    to move (the state is the live game's: copy it before playing on it)."""
     rs = RULESETS[ruleset]
-    checked = 0
-    for seed in (21, 22):
+    for seed in seeds:
         full = fast_random_game(ruleset, seed)
         game = new_game(ruleset, seed=seed, seats={s: None for s in rs.seats})
-        stride = max(1, len(full.log) // 12)
+        stride = max(1, len(full.log) // per_game)
         for i, entry in enumerate(full.log):
             seat = rs.next_seat(game.state)
             if i % stride == 0 and seat is not None:
-                before = game.state.to_data()
-                for command in searched_commands(rs, game.state, seat):
-                    copy = rs.copy_state(game.state)
-                    rs.execute(copy, seat, command)
-                    assert copy.to_data() != before, f"{ruleset}: '{command.text}' by {seat} changes nothing"
-                    checked += 1
+                yield game.state, seat
             game.apply(entry.seat, entry.text)
-    assert checked > 20
+
+
+def played(ruleset: str, state: Any, seat: str, command: Command) -> Any:
+    """A copy of ``state`` with ``command`` played by ``seat``."""
+    rs = RULESETS[ruleset]
+    after = rs.copy_state(state)
+    rs.execute(after, seat, command)
+    return after
 
 
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
-def test_the_search_weighs_no_pair_of_commands_that_leads_back_to_the_same_position(ruleset: str) -> None:
-    # A command and its take-back played in turn by the same seat (the heist's "take keycard", then "drop
-    # keycard") return to the position they left, so a search that weighed both could play them in turn
-    # forever: a hard heist crew did, for hundreds of commands.
+def test_no_command_the_search_weighs_leads_back_to_the_position_it_left(ruleset: str) -> None:
+    # A command that changes nothing (the heist's "deck", which reads the event deck), or a command and its
+    # take-back played in turn by the same seat ("take keycard", "drop keycard"), look exactly as good as the
+    # position they leave, so a search that weighed them could play them for ever: hard heist crews did.
     rs = RULESETS[ruleset]
     checked = 0
-    for seed in (31, 32):
-        full = fast_random_game(ruleset, seed)
-        game = new_game(ruleset, seed=seed, seats={s: None for s in rs.seats})
-        stride = max(1, len(full.log) // 8)
-        for i, entry in enumerate(full.log):
-            seat = rs.next_seat(game.state)
-            if i % stride == 0 and seat is not None:
-                before = game.state.to_data()
-                for first in searched_commands(rs, game.state, seat):
-                    after = rs.copy_state(game.state)
-                    rs.execute(after, seat, first)
-                    if rs.next_seat(after) != seat or rs.outcome(after) is not None:
-                        continue
-                    for second in searched_commands(rs, after, seat):
-                        again = rs.copy_state(after)
-                        rs.execute(again, seat, second)
-                        assert again.to_data() != before, (
-                            f"{ruleset}: '{first.text}' then '{second.text}' by {seat} lead back"
-                        )
-                        checked += 1
-            game.apply(entry.seat, entry.text)
+    for state, seat in positions(ruleset, (21, 31, 32), 8):
+        before = state.to_data()
+        for first in searched_commands(rs, state, seat):
+            after = played(ruleset, state, seat, first)
+            assert after.to_data() != before, f"{ruleset}: '{first.text}' by {seat} changes nothing"
+            checked += 1
+            if rs.next_seat(after) != seat or rs.outcome(after) is not None:
+                continue
+            for second in searched_commands(rs, after, seat):
+                again = played(ruleset, after, seat, second)
+                assert again.to_data() != before, f"{ruleset}: '{first.text}' then '{second.text}' lead back"
     assert checked > 20
 
 
