@@ -35,8 +35,18 @@ def hazard(st: HeistState, n: str) -> int:
     return cost
 
 
-def distances(st: HeistState, goals: set[str]) -> dict[str, int]:
-    """Cost from every tile to the nearest goal over the board now: one per step plus the hazards entered."""
+Adjacency = dict[str, list[str]]
+
+
+def adjacency(st: HeistState) -> Adjacency:
+    """Every tile's neighbours on the board now (:func:`rules.nbrs`), for searches that visit many tiles."""
+    return {n: R.nbrs(st, n) for n in st.tiles}
+
+
+def distances(st: HeistState, goals: set[str], adj: Adjacency | None = None) -> dict[str, int]:
+    """Cost from every tile to the nearest goal over the board now: one per step plus the hazards entered.
+    ``adj``: the board's :func:`adjacency`, when the caller has it."""
+    nbrs = adj.__getitem__ if adj is not None else lambda n: R.nbrs(st, n)
     dist = {g: 0 for g in goals if R.alive(st, g)}
     heap = [(0, g) for g in sorted(dist)]
     while heap:
@@ -45,10 +55,26 @@ def distances(st: HeistState, goals: set[str]) -> dict[str, int]:
             continue
         # Walking from m into cur costs 1 plus cur's hazards (the goal itself is free to enter).
         step = 1 + (hazard(st, cur) if d else 0)
-        for m in R.nbrs(st, cur):
+        for m in nbrs(cur):
             if d + step < dist.get(m, d + step + 1):
                 dist[m] = d + step
                 heapq.heappush(heap, (d + step, m))
+    return dist
+
+
+def walk_costs(st: HeistState, sources: set[str], adj: Adjacency) -> dict[str, int]:
+    """Cost from ``sources`` out to every tile: one per step plus the hazards of each tile entered."""
+    dist = {n: 0 for n in sources if R.alive(st, n)}
+    heap = [(0, n) for n in sorted(dist)]
+    while heap:
+        d, cur = heapq.heappop(heap)
+        if d > dist[cur]:
+            continue
+        for m in adj[cur]:
+            nd = d + 1 + hazard(st, m)
+            if nd < dist.get(m, nd + 1):
+                dist[m] = nd
+                heapq.heappush(heap, (nd, m))
     return dist
 
 
@@ -86,7 +112,17 @@ def _opened_by(st: HeistState, tiles: set[str]) -> set[str]:
         if lock in marks:
             out |= {n for n, t in st.tiles.items() if server in t.marks and R.alive(st, n)}
     if "keycard_door" in marks and not any("keycard" in q.loot for q in R.in_play(st)):
-        out |= {n for n, t in st.tiles.items() if "keycard" in t.loot and R.alive(st, n)}
+        cards = {n for n, t in st.tiles.items() if "keycard" in t.loot and R.alive(st, n)}
+        if not cards and "keycard" in st.bag:  # none on the board yet: search the unknown tiles for one
+            cards = {n for n, t in st.tiles.items() if t.unknown and R.alive(st, n)}
+        out |= cards
+    if "remote_lock_y" in marks and R.has_rule(
+        st, "usb_to_guide"
+    ):  # The Side Channel: the USB key to the guide
+        if any("usb" in q.loot for q in R.in_play(st)):
+            out |= {n.pos for n in st.npcs if n.kind == "guide" and n.status == "in"}
+        else:
+            out |= {n for n, t in st.tiles.items() if "usb" in t.loot and R.alive(st, n)}
     return out
 
 
@@ -107,16 +143,35 @@ def opener_steps(st: HeistState, tiles: set[str]) -> list[set[str]]:
     return levels
 
 
+HARD_LOCKS = ("remote_lock_x", "remote_lock_y", "keycard_door")
+
+
 def _shut(st: HeistState, tiles: set[str]) -> set[str]:
-    """The locked tiles among ``tiles``, and every way into one whose ways in are all locked."""
-    out: set[str] = set()
-    for n in tiles:
-        ways = R.nbrs(st, n)
-        if R.locked(st, n):
-            out.add(n)
-        if ways and all(R.locked(st, m) for m in ways):
-            out |= set(ways)
-    return out
+    """What shuts ``tiles`` off from the exits: those of them under a remote lock or keycard door, and,
+    when no exit can be reached from them without crossing one, the remote locks and keycard doors around
+    the part of the building they lie in."""
+
+    def hard(n: str) -> bool:
+        return any(m in st.tiles[n].marks for m in HARD_LOCKS) if n in st.tiles else False
+
+    out = {n for n in tiles if hard(n)}
+    outs = R.exits(st)
+    seen = {n for n in tiles if not hard(n)} | {m for n in out for m in R.nbrs(st, n) if not hard(m)}
+    queue = deque(sorted(seen))
+    doors: set[str] = set()
+    while queue:
+        cur = queue.popleft()
+        if cur in outs:
+            return out
+        for m in R.nbrs(st, cur):
+            if m in seen:
+                continue
+            if hard(m):
+                doors.add(m)
+                continue
+            seen.add(m)
+            queue.append(m)
+    return out | doors
 
 
 def openers(st: HeistState, tiles: set[str]) -> set[str]:
@@ -125,7 +180,13 @@ def openers(st: HeistState, tiles: set[str]) -> set[str]:
 
 
 def goals_for(st: HeistState, p: Player) -> set[str]:
-    """Where this character wants to go now."""
+    """Where this character wants to go now (:func:`crew_goals`)."""
+    return crew_goals(st).get(p.seat, R.exits(st))
+
+
+def _own_goal(st: HeistState, p: Player) -> set[str] | None:
+    """A goal this character has whatever the others do: out with the loot it carries, out when the alarm
+    is near, into the cells and out again in a breakout; None when it takes a share of the crew's targets."""
     need = wanted(st)
     outs = R.exits(st)
     carrying = bool(set(p.loot) & need) or (p.cash > 0 and "cash" in need)
@@ -134,12 +195,20 @@ def goals_for(st: HeistState, p: Player) -> set[str]:
     if R.heist(st).objective.characters_escape:  # a jail heist: break in to the cells, then out
         cells = set(R.cells(st))
         return outs if R.counts_for_breakout(st, p) or not cells else cells
+    return None
+
+
+def crew_targets(st: HeistState) -> tuple[set[str], set[str]]:
+    """The places the crew must reach for the objective (loot it still needs, the safe, an NPC to free or
+    the server that frees it) and, apart, the servers and keycards that open the way to them."""
+    need = wanted(st)
     targets = {
         n
         for n, t in st.tiles.items()
         if R.alive(st, n) and (set(t.loot) & need or ("cash" in need and t.cash))
     }
-    targets |= {n for n, t in st.tiles.items() if "safe" in t.marks and R.heist(st).safe and R.alive(st, n)}
+    if R.heist(st).objective.safe:
+        targets |= {n for n, t in st.tiles.items() if "safe" in t.marks and R.alive(st, n)}
     for npc in st.npcs:
         if npc.status != "in" or npc.active:
             continue
@@ -149,17 +218,66 @@ def goals_for(st: HeistState, p: Player) -> set[str]:
             targets |= {n for n, t in st.tiles.items() if servers & set(t.marks) and R.alive(st, n)}
         else:
             targets.add(npc.pos)
-    targets |= openers(st, targets)
-    if not targets:
-        targets = {n for n, t in st.tiles.items() if t.unknown and R.alive(st, n)}
-    if not targets:
-        targets = {n for n, t in st.tiles.items() if (t.loot or t.cash) and R.alive(st, n) and n not in outs}
-    if not targets:
-        return outs
-    # Spread the crew: each seat favours a different target.
-    ordered = sorted(targets)
-    i = st.seats.index(p.seat) % len(ordered)
-    return {ordered[i]}
+    return targets, openers(st, targets) - targets
+
+
+def crew_goals(st: HeistState) -> dict[str, set[str]]:
+    """Where each character still inside wants to go now. Characters with a goal of their own
+    (:func:`_own_goal`) keep it; the crew's targets and openers (:func:`crew_targets`) are dealt out one per
+    character, the nearest pairs first, so that nobody walks another's route to the same place and every
+    server on the way in has someone of its own. A character left over (more characters than places) heads
+    for the objective's place nearest to it. With nothing known to fetch, the crew explores the unknown
+    tiles, then picks up loot lying about, then heads out."""
+    outs = R.exits(st)
+    goals: dict[str, set[str]] = {}
+    free: list[Player] = []
+    for p in R.in_play(st):
+        own = _own_goal(st, p)
+        if own is None:
+            free.append(p)
+        else:
+            goals[p.seat] = own
+    if not free:
+        return goals
+    targets, ways_in = crew_targets(st)
+    places = targets | ways_in
+    if not places:
+        places = {n for n, t in st.tiles.items() if t.unknown and R.alive(st, n)}
+    if not places:
+        places = {n for n, t in st.tiles.items() if (t.loot or t.cash) and R.alive(st, n) and n not in outs}
+    if not places:
+        return goals | {p.seat: outs for p in free}
+    targets = targets or places
+    far = 999
+    # Walking costs between the characters and the places, searched from whichever side is smaller.
+    adj = adjacency(st)
+    sources = sorted({p.pos for p in free if p.pos}) + ([""] if any(not p.pos for p in free) else [])
+    if len(places) <= len(sources):
+        to = {n: distances(st, {n}, adj) for n in places}
+        table = {
+            (src, n): min((to[n].get(e, far) for e in ({src} if src else outs)), default=far)
+            for src in sources
+            for n in places
+        }
+    else:
+        frm = {src: walk_costs(st, {src} if src else outs, adj) for src in sources}
+        table = {(src, n): frm[src].get(n, far) for src in sources for n in places}
+
+    def cost(p: Player, n: str) -> int:
+        return table[p.pos or "", n]
+
+    pairs = sorted((cost(p, n), i, n) for i, p in enumerate(free) for n in places)
+    taken: set[str] = set()
+    for _c, i, n in pairs:
+        seat = free[i].seat
+        if seat in goals or n in taken:
+            continue
+        goals[seat] = {n}
+        taken.add(n)
+    for p in free:
+        if p.seat not in goals:
+            goals[p.seat] = {min(sorted(targets), key=lambda n: cost(p, n))}
+    return goals
 
 
 def route(st: HeistState, p: Player, start: str) -> list[str]:
@@ -218,6 +336,13 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
             weights[i] = 40
         elif c.verb == "npc":
             weights[i] = npc_weight(st, c, options)
+    acts = [i for i, c in enumerate(options) if c.verb == "act"]
+    if acts and not any(weights[i] for i in acts):  # every action is noise for nothing: the quietest
+        quiet = min(
+            acts,
+            key=lambda i: (opts[options[i].args[0]].subs.count("N") if options[i].args[0] in opts else 9, i),
+        )
+        weights[quiet] = 1
     best_other = max(
         (w for c, w in zip(options, weights, strict=True) if c.verb not in ("done", "npc")), default=0
     )
@@ -253,7 +378,7 @@ def npc_weight(st: HeistState, c: Command, options: list[Command]) -> int:
     npc = next((n for n in st.npcs if n.status == "in" and n.active), None)
     if npc is None:
         return 1
-    d = distances(st, R.exits(st))
+    d = distances(st, npc_goal(st, npc.kind))
     here = d.get(npc.pos, 999)
     sub = c.args[0]
     if sub == "move":
@@ -266,6 +391,17 @@ def npc_weight(st: HeistState, c: Command, options: list[Command]) -> int:
     if sub == "run":
         return 80 if len(c.args) == 1 else 0
     return 8
+
+
+def npc_goal(st: HeistState, kind: str) -> set[str]:
+    """Where the team walks its NPC: out, except The Side Channel's guide while remote lock Y still shuts
+    the documents in, who meets the USB key (its carrier, or where it lies) and must not leave without it."""
+    shut = any("remote_lock_y" in t.marks for t in st.tiles.values())
+    if kind == "guide" and shut and R.has_rule(st, "usb_to_guide"):
+        carriers = {q.pos for q in R.in_play(st) if "usb" in q.loot and q.pos}
+        lying = {n for n, t in st.tiles.items() if "usb" in t.loot and R.alive(st, n)}
+        return (carriers or lying) - R.exits(st)
+    return R.exits(st)
 
 
 def noise_price(st: HeistState) -> float:
@@ -345,14 +481,18 @@ def act_weight(st: HeistState, p: Player, o: R.Option | None, d: dict[str, int])
     need = wanted(st)
     if set(st.tiles[p.pos].loot) & need or ("cash" in need and st.tiles[p.pos].cash):
         value += 5.0 * min(1, subs.count("L"))
+    if not value and not o.special and ("N" in subs or "A" in subs):
+        return 0  # noise for nothing: the alarm comes closer and the crew gets no further
     cards = 0.25 + noise_price(st) * subs.count("N") + alerts + subs.count("A") + 0.1 * o.cost
     return max(1, round(4.0 * value / cards))
 
 
 def plan_weights(st: HeistState, p: Player, options: list[Command], weights: list[int]) -> list[int]:
     """Planning: start near the goal, plan the route there and back, then get ready."""
-    outs = sorted(R.exits(st))
     starts = [c.args[0] for c in options if c.verb == "start"]
+    tunnel = best_tunnel(st, [c.args[0] for c in options if c.verb == "tunnel"])
+    if tunnel is not None:  # open the way in first: everyone may start there
+        return [100 if c.verb == "tunnel" and c.args[0] == tunnel else 0 for c in options]
     if not p.pos:
         goal = goals_for(st, p)
         d = distances(st, goal)
@@ -373,8 +513,34 @@ def plan_weights(st: HeistState, p: Player, options: list[Command], weights: lis
             weights[i] = 0
     if not any(weights):
         weights = [1 if c.verb in ("ready", "plan") else 0 for c in options]
-    del outs
     return weights
+
+
+def best_tunnel(st: HeistState, tunnels: list[str]) -> str | None:
+    """The tunnel (``tunnel`` argument) that brings the crew's places (:func:`crew_targets`) nearest to a
+    way in, when it saves at least two steps in all over the exits there are; else None. A printed tunnel
+    opens onto the tiles it borders; an entrance laid against a building hex opens onto that hex only."""
+    if not tunnels:
+        return None
+    targets, ways_in = crew_targets(st)
+    places = sorted(targets | ways_in)
+    if not places:
+        return None
+    far = 99
+    dist = [distances(st, {n}) for n in places]
+    outs = R.exits(st)
+    now = sum(min((d.get(e, far) for e in outs), default=far) for d in dist)
+    printed = R.board(st).tunnels
+    best, saved = None, 1
+    for t in tunnels:
+        doors = [m for m in R.board(st).nbrs.get(t, ()) if R.alive(st, m)] if t in printed else [t]
+        after = 0
+        for d in dist:
+            by_exit = min((d.get(e, far) for e in outs), default=far)
+            after += min(by_exit, 1 + min((d.get(m, far) for m in doors), default=far))
+        if now - after > saved:
+            best, saved = t, now - after
+    return best
 
 
 def escape_weights(st: HeistState, p: Player, options: list[Command], weights: list[int]) -> list[int]:

@@ -1,0 +1,118 @@
+"""The heist policy plans for the whole crew: one character per place the job needs, a tunnel where it
+shortens the way in, the way past a keycard door found, the Side Channel's guide kept for the USB key, and
+no noise made for nothing."""
+
+from __future__ import annotations
+
+from engine.rulesets.heist import policy as P
+from engine.rulesets.heist import rules as R
+from tests.heist_helpers import SEATS4, game_for, skip_planning, state
+
+
+def test_each_server_on_the_way_in_gets_a_character_of_its_own() -> None:
+    # The Dark Horse Job: the documents (i1) sit behind remote lock Y, whose server (f4) sits behind
+    # remote lock X (server f1). Dealt out by seat number, the fourth character followed the first to f1.
+    st = state(game_for("the_dark_horse_job", SEATS4))
+    goals = P.crew_goals(st)
+    assert set(goals) == set(SEATS4)
+    heading = [next(iter(g)) for g in goals.values()]
+    assert all(len(g) == 1 for g in goals.values())
+    assert heading.count("f1") == 1 and heading.count("f4") == 1
+    assert heading.count("i1") == 2  # the one left over backs up the documents, not a server
+
+
+def test_the_nearest_character_takes_each_place() -> None:
+    game = game_for("the_dark_horse_job", SEATS4)
+    skip_planning(game, {"p1": "i7", "p2": "c7", "p3": "b1", "p4": "b1"})
+    goals = P.crew_goals(state(game))
+    assert goals["p3"] == {"f1"} or goals["p4"] == {"f1"}  # server X from the entrance beside it
+    assert goals["p2"] == {"f4"}  # server Y from the entrance beside it
+    assert goals["p1"] == {"i1"}
+
+
+def plan_with_the_policy(heist: str) -> tuple[list[str], dict[str, str]]:
+    """The planning commands the easy policy plays for a crew of four, and where each character starts."""
+    game = game_for(heist, dict.fromkeys(SEATS4))  # every seat the game's
+    played = []
+    while state(game).phase == "plan":
+        seat = game.next_bot_seat()
+        assert seat is not None
+        command = game.bot_command(seat)
+        played.append(command.text)
+        game.apply(seat, command)
+    return played, {s: p.pos or "" for s, p in state(game).players.items()}
+
+
+def test_the_side_channel_crew_lays_its_own_entrance_and_goes_in_by_it() -> None:
+    # The printed entrance (h8) leads only to a keycard door (g7), with the keycard inside.
+    played, starts = plan_with_the_policy("the_side_channel")
+    tunnels = [t for t in played if t.startswith("tunnel ")]
+    assert len(tunnels) == 1
+    assert played[0] == tunnels[0]  # the way in first, so that everyone may start by it
+    st = state(game_for("the_side_channel", SEATS4))
+    assert "h8" not in starts.values()
+    assert any(start not in R.exits(st) for start in starts.values())  # a new entrance
+
+
+def test_the_black_box_crew_opens_a_tunnel() -> None:
+    # The Black Box's one printed entrance (f8) leads through a keycard door (e8) with no keycard near.
+    played, starts = plan_with_the_policy("the_black_box")
+    opened = [t.split()[1] for t in played if t.startswith("tunnel ")]
+    assert played[0].startswith("tunnel ")
+    assert opened and set(opened) & set(starts.values())
+
+
+def test_no_tunnel_where_the_printed_entrances_serve_as_well() -> None:
+    st = state(game_for("the_black_box", SEATS4))
+    printed = sorted(R.board(st).tunnels)
+    assert P.best_tunnel(st, printed) is not None
+    assert P.best_tunnel(st, []) is None
+    played, _starts = plan_with_the_policy("the_dark_horse_job")  # no tunnels on this map
+    assert not any(t.startswith("tunnel") for t in played)
+
+
+def test_a_place_behind_a_keycard_door_with_no_keycard_about_sends_the_crew_to_look_for_one() -> None:
+    # The Hospitality Job: the hostage (i4) sits in a dead end (its other neighbour, j4, leads nowhere)
+    # behind the keycard door h4; no keycard lies on the board, one is in the security bag.
+    st = state(game_for("the_hospitality_job", SEATS4))
+    assert "keycard" in st.bag
+    levels = P.opener_steps(st, {"i4"})
+    unknown = {n for n, t in st.tiles.items() if t.unknown and R.alive(st, n)}
+    assert levels and levels[0] == unknown
+    st.tiles["e5"].loot.append("keycard")  # once one turns up, that is where to go
+    assert P.opener_steps(st, {"i4"})[0] == {"e5"}
+
+
+def test_a_safe_the_objective_does_not_need_is_no_target() -> None:
+    st = state(game_for("the_hospitality_job", SEATS4))  # a safe on j4; the job is the hostage
+    assert R.heist(st).safe is not None and not R.heist(st).objective.safe
+    targets, _ways_in = P.crew_targets(st)
+    assert targets == {"i4"}
+
+
+def test_the_side_channel_guide_waits_for_the_usb_key_instead_of_leaving() -> None:
+    st = state(game_for("the_side_channel", SEATS4))
+    usb = {n for n, t in st.tiles.items() if "usb" in t.loot}
+    assert P.npc_goal(st, "guide") == usb
+    keycard = {n for n, t in st.tiles.items() if "keycard" in t.loot}
+    # the documents' remote lock Y opens by the key; the keycard opens the door (g7) to the only exit
+    assert P.opener_steps(st, {"g2"}) == [usb | keycard]
+    for t in st.tiles.values():
+        if "remote_lock_y" in t.marks:
+            t.marks.remove("remote_lock_y")
+    assert P.npc_goal(st, "guide") == R.exits(st)  # once the lock is open, out like anyone
+
+
+def test_no_noise_for_an_action_that_gets_nothing_done() -> None:
+    game = game_for("the_dark_horse_job", SEATS4)
+    skip_planning(game, {"p1": "i7", "p2": "c7", "p3": "b1", "p4": "b1"})  # nobody planned a tile
+    st = state(game)
+    p = st.players["p1"]
+    d = P.plan_distances(st, p, P.goals_for(st, p))
+    walk = R.Option("walk", "Walk", "NM", "test", 0)
+    pause = R.Option("pause", "Pause", "I", "test", 0)
+    assert P.act_weight(st, p, walk, d) == 0  # no planned tile to step onto: 🔊 for nothing
+    assert P.act_weight(st, p, pause, d) > 0
+    acts = [c for c in game.legal_commands("p1") if c.verb == "act"]
+    weights = P.bot_weights(st, "p1", acts)
+    assert any(weights)  # even when every action is noise for nothing, the quietest stays open
