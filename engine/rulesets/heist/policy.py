@@ -46,32 +46,27 @@ def adjacency(st: HeistState) -> Adjacency:
 def distances(st: HeistState, goals: set[str], adj: Adjacency | None = None) -> dict[str, int]:
     """Cost from every tile to the nearest goal over the board now: one per step plus the hazards entered.
     ``adj``: the board's :func:`adjacency`, when the caller has it."""
-    nbrs = adj.__getitem__ if adj is not None else lambda n: R.nbrs(st, n)
-    dist = {g: 0 for g in goals if R.alive(st, g)}
-    heap = [(0, g) for g in sorted(dist)]
-    while heap:
-        d, cur = heapq.heappop(heap)
-        if d > dist[cur]:
-            continue
-        # Walking from m into cur costs 1 plus cur's hazards (the goal itself is free to enter).
-        step = 1 + (hazard(st, cur) if d else 0)
-        for m in nbrs(cur):
-            if d + step < dist.get(m, d + step + 1):
-                dist[m] = d + step
-                heapq.heappush(heap, (d + step, m))
-    return dist
+    return _spread(st, goals, adj, inward=True)
 
 
 def walk_costs(st: HeistState, sources: set[str], adj: Adjacency) -> dict[str, int]:
     """Cost from ``sources`` out to every tile: one per step plus the hazards of each tile entered."""
+    return _spread(st, sources, adj, inward=False)
+
+
+def _spread(st: HeistState, sources: set[str], adj: Adjacency | None, *, inward: bool) -> dict[str, int]:
+    nbrs = adj.__getitem__ if adj is not None else lambda n: R.nbrs(st, n)
     dist = {n: 0 for n in sources if R.alive(st, n)}
     heap = [(0, n) for n in sorted(dist)]
     while heap:
         d, cur = heapq.heappop(heap)
         if d > dist[cur]:
             continue
-        for m in adj[cur]:
-            nd = d + 1 + hazard(st, m)
+        # Inward, walking from m into cur costs 1 plus cur's hazards (a goal itself is free to enter);
+        # outward, walking from cur into m costs 1 plus m's.
+        into = (hazard(st, cur) if d else 0) if inward else None
+        for m in nbrs(cur):
+            nd = d + 1 + (into if into is not None else hazard(st, m))
             if nd < dist.get(m, nd + 1):
                 dist[m] = nd
                 heapq.heappush(heap, (nd, m))
