@@ -33,8 +33,7 @@ def the_npc(st: HeistState) -> Npc | None:
 
 def held(st: HeistState, npc: Npc) -> bool:
     """True while something holds the NPC: a remote lock or keycard door on its tile, or a guard there."""
-    t = st.tiles[npc.pos]
-    if any(m in t.marks for m in ("remote_lock_x", "remote_lock_y", "keycard_door")):
+    if R.sealed(st, npc.pos):
         return True
     return R.guards(st, npc.pos) > 0
 

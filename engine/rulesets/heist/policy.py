@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
+from functools import partial
 
 from engine.core import Command
 from engine.rulesets.heist import rules as R
@@ -111,9 +112,8 @@ def _opened_by(st: HeistState, tiles: set[str]) -> set[str]:
         if not cards and "keycard" in st.bag:  # none on the board yet: search the unknown tiles for one
             cards = {n for n, t in st.tiles.items() if t.unknown and R.alive(st, n)}
         out |= cards
-    if "remote_lock_y" in marks and R.has_rule(
-        st, "usb_to_guide"
-    ):  # The Side Channel: the USB key to the guide
+    # The Side Channel: remote lock Y opens by the USB key handed to the guide.
+    if "remote_lock_y" in marks and R.has_rule(st, "usb_to_guide"):
         if any("usb" in q.loot for q in R.in_play(st)):
             out |= {n.pos for n in st.npcs if n.kind == "guide" and n.status == "in"}
         else:
@@ -138,17 +138,11 @@ def opener_steps(st: HeistState, tiles: set[str]) -> list[set[str]]:
     return levels
 
 
-HARD_LOCKS = ("remote_lock_x", "remote_lock_y", "keycard_door")
-
-
 def _shut(st: HeistState, tiles: set[str]) -> set[str]:
     """What shuts ``tiles`` off from the exits: those of them under a remote lock or keycard door, and,
     when no exit can be reached from them without crossing one, the remote locks and keycard doors around
     the part of the building they lie in."""
-
-    def hard(n: str) -> bool:
-        return any(m in st.tiles[n].marks for m in HARD_LOCKS) if n in st.tiles else False
-
+    hard = partial(R.sealed, st)
     out = {n for n in tiles if hard(n)}
     outs = R.exits(st)
     seen = {n for n in tiles if not hard(n)} | {m for n in out for m in R.nbrs(st, n) if not hard(m)}
@@ -432,7 +426,7 @@ def progress(st: HeistState, p: Player, subs: str, d: dict[str, int]) -> tuple[f
         if nxt is None:
             break
         t = st.tiles.get(nxt)
-        if t is not None and any(m in t.marks for m in ("remote_lock_x", "remote_lock_y", "keycard_door")):
+        if R.sealed(st, nxt):
             break
         if R.chits(st, nxt, "lock"):
             if not unlocks:

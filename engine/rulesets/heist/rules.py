@@ -43,6 +43,7 @@ TRACK_4 = (4, 7, 10, 13, 15, 17, 19, 22, 23, 26, 27, 30, 31, 33, 34, 35, 37)
 TRACK_3 = (3, 5, 8, 10, 11, 13, 14, 16, 17, 20, 22, 23, 25, 26, 28)
 TRACKS = {3: (TRACK_3, 30), 4: (TRACK_4, 40)}
 REMOTE = {"server_x": "remote_lock_x", "server_y": "remote_lock_y"}
+SEALS = ("remote_lock_x", "remote_lock_y", "keycard_door")  # tile marks that shut a tile until opened
 BANKED_LATE = ("keycard", "usb")  # tools: they stay on their carrier until the heist ends
 
 
@@ -137,14 +138,15 @@ def guards(st: HeistState, n: str) -> int:
     return len(chits(st, n, GUARD))
 
 
+def sealed(st: HeistState, n: str) -> bool:
+    """True when a remote lock or keycard door shuts the tile (a lock chit aside)."""
+    t = st.tiles.get(n)
+    return t is not None and any(m in t.marks for m in SEALS)
+
+
 def locked(st: HeistState, n: str) -> bool:
     """True when nobody may enter the tile: a locked Lock, a Remote Lock or a Keycard Door."""
-    t = st.tiles.get(n)
-    if t is None:
-        return False
-    return bool(chits(st, n, LOCK)) or any(
-        m in t.marks for m in ("remote_lock_x", "remote_lock_y", "keycard_door")
-    )
+    return bool(chits(st, n, LOCK)) or sealed(st, n)
 
 
 def occupied(st: HeistState) -> dict[str, list[Player]]:
