@@ -116,3 +116,39 @@ def test_no_noise_for_an_action_that_gets_nothing_done() -> None:
     acts = [c for c in game.legal_commands("p1") if c.verb == "act"]
     weights = P.bot_weights(st, "p1", acts)
     assert any(weights)  # even when every action is noise for nothing, the quietest stays open
+
+
+def test_every_planning_token_goes_down_while_a_tile_next_to_the_plan_can_take_one() -> None:
+    # The Melee Job: a character's walk to its place and out needs two to four tiles of its six to ten,
+    # and a character may only ever walk where it planned. Before, the other tokens were never placed,
+    # so a jewel turning up anywhere else was out of reach for the whole heist.
+    game = game_for("the_melee_job", dict.fromkeys(SEATS4))
+    while state(game).phase == "plan":
+        seat = game.next_bot_seat()
+        assert seat is not None
+        game.apply(seat, game.bot_command(seat))
+    st = state(game)
+    for seat, p in st.players.items():
+        assert len(p.plans) == R.character(p).planning_memory, (seat, p.plans)
+        # Every token lies on a tile the character can walk to from its entrance over its own plan.
+        reach, frontier = {p.pos}, [p.pos]
+        while frontier:
+            for m in R.nbrs(st, frontier.pop()):
+                if m not in reach and (m in p.plans or m in R.exits(st)):
+                    reach.add(m)
+                    frontier.append(m)
+        assert set(p.plans) <= reach, (seat, set(p.plans) - reach)
+
+
+def test_a_spare_token_goes_first_where_the_job_may_need_it() -> None:
+    game = game_for("the_melee_job", SEATS4)
+    skip_planning(game, {"p1": "b1", "p2": "b1", "p3": "g1", "p4": "g1"}, {"p1": ["b2"]})
+    st = state(game)
+    p = st.players["p1"]
+    unknown = {n for n, t in st.tiles.items() if t.unknown and R.alive(st, n)}
+    near = {m for n in ("b1", "b2") for m in R.nbrs(st, n)} - R.exits(st) - {"b2"}
+    assert near & unknown
+    assert P.spare_plan(st, p, near) in near & unknown  # where a jewel may turn up: all are in the bag
+    assert P.spare_plan(st, p, set()) is None
+    far = {n for n in st.tiles if n not in near and n not in R.exits(st) and n != "b2"}
+    assert P.spare_plan(st, p, far) is None  # only tiles joined to what the character can walk

@@ -493,16 +493,60 @@ def plan_weights(st: HeistState, p: Player, options: list[Command], weights: lis
         return weights
     path = route(st, p, p.pos)
     missing = [n for n in path if n not in p.plans]
+    plannable = {c.args[0] for c in options if c.verb == "plan"}
+    pick = missing[0] if missing and missing[0] in plannable else spare_plan(st, p, plannable)
     for i, c in enumerate(options):
         if c.verb == "plan":
-            weights[i] = 50 if c.args[0] in missing[:1] else 0
+            weights[i] = 50 if c.args[0] == pick else 0
         elif c.verb == "ready":
-            weights[i] = 0 if missing and any(o.verb == "plan" for o in options) else 50
+            weights[i] = 0 if pick is not None or (missing and plannable) else 50
         else:
             weights[i] = 0
     if not any(weights):
         weights = [1 if c.verb in ("ready", "plan") else 0 for c in options]
     return weights
+
+
+def spare_plan(st: HeistState, p: Player, plannable: set[str]) -> str | None:
+    """Where a planning token left over once the route is planned does most good, or None when none does
+    any: a tile next to what the character can already walk to (from its entrance, over its plan and the
+    exits), best
+    one holding a place the crew may need (loot, a target, a server or keycard), then an unknown tile (what
+    it hides may be what the job needs, and walking next to unknown tiles reveals them), counting the
+    unknown tiles around it and whether it brings the character nearer the crew's places; live cameras and
+    guards count against it. Without spare tokens a character can never leave its first route, however
+    the heist turns out."""
+    walkable = set(p.plans) | R.exits(st)
+    reach = {p.pos} if p.pos else set()
+    queue = deque(reach)
+    while queue:
+        for m in R.nbrs(st, queue.popleft()):
+            if m in walkable and m not in reach:
+                reach.add(m)
+                queue.append(m)
+    candidates = sorted(n for n in plannable if any(m in reach for m in R.nbrs(st, n)))
+    if not candidates:
+        return None
+    targets, ways_in = crew_targets(st)
+    places = targets | ways_in
+    toward = distances(st, places) if places else {}
+    near_now = min((toward.get(n, 999) for n in reach), default=999)
+    others = {n for q in st.players.values() if q.seat != p.seat for n in q.plans}
+    best, best_score = None, 0.0
+    for n in candidates:
+        t = st.tiles[n]
+        score = 0.0
+        if n in places or t.loot or t.cash:
+            score += 12
+        if t.unknown:
+            score += 6 + (2 if n not in others else 0)
+        score += sum(1 for m in R.nbrs(st, n) if st.tiles.get(m) is not None and st.tiles[m].unknown)
+        if toward.get(n, 999) < near_now:
+            score += 3
+        score -= 4 * len(R.chits(st, n, "camera")) + len(R.chits(st, n, "guard"))
+        if score > best_score:
+            best, best_score = n, score
+    return best
 
 
 def best_tunnel(st: HeistState, tunnels: list[str]) -> str | None:
