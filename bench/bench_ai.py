@@ -9,7 +9,8 @@ Sections (``--section``, repeatable; default all):
   (its games go through every mission and squad pairing in turn);
 - ``mirror``: hard on both sides per ESCAPE scenario and per Skirm faction (each faction's ready squad
   against every faction's, both seatings);
-- ``heist``: a crew of hard players on every heist: success rate, round of each win;
+- ``heist``: a crew of hard players (``--crew`` for another level) on every heist: success rate, round of each
+  win, the least work left;
 - ``speed``: state copies, random self-play games/s, playouts per second inside the search;
 - ``latency`` (not in the default run): p50/p99 of moves in other channels while hard bot seats think,
   with the thinking in the process pool, in threads (holding the GIL), and with no bot at all.
@@ -17,7 +18,7 @@ Every game also counts self-harm: a player's own command taking out one of its o
 that today's policy's own blunders are told apart from the search player's).
 
 Usage: python bench/bench_ai.py [--games N] [--normal P] [--hard P] [--section S ...] [--seconds-per-row T]
-       [--think SECONDS] [--heist-seed0 S]
+       [--think SECONDS] [--heist-seed0 S] [--crew easy|normal|hard]
        [--only TEXT] [--seed0 S]
 """
 
@@ -39,6 +40,7 @@ from engine.ai.levels import LEVELS, level_budget, search_seed  # noqa: E402
 from engine.ai.random_policy import Picker  # noqa: E402
 from engine.ai.search import Budget, Searcher  # noqa: E402
 from engine.ai.selfplay import fast_random_game  # noqa: E402
+from engine.rulesets.heist.search import job_steps  # noqa: E402
 from engine.rulesets.skirm.content import ready_squads  # noqa: E402
 
 
@@ -66,9 +68,10 @@ def own_losses(game: Game, seat: str) -> int:
 
 def play(
     ruleset: str, scenario: str | None, players: dict[str, str], seed: int, budgets: dict[str, Budget],
-    tally: Tally, options: dict[str, Any] | None = None, max_commands: int = 4000,
+    tally: Tally, options: dict[str, Any] | None = None, max_commands: int = 4000, watch: list[float] | None = None,
 ) -> Game:  # fmt: skip
-    """One game with the given player per seat; the tally gains its result, self-harm and timings."""
+    """One game with the given player per seat; the tally gains its result, self-harm and timings. ``watch``
+    (heist): gains the least work left (``job_steps``) seen in the Action phase before the escape, 0 for a win."""
     game = new_game(ruleset, scenario=scenario, seed=seed, seats={s: None for s in players}, options=options)
     pickers = {s: Picker(seed * 7919 + i) for i, s in enumerate(players)}
     searchers = {}
@@ -77,9 +80,13 @@ def play(
         if b.seconds is not None:  # --think: the bot's time cap per decision
             tuned = replace(tuned, seconds=b.seconds)
         searchers[lvl] = Searcher(game.ruleset, tuned)
+    least = float("inf")
     for _ in range(max_commands):
         if game.outcome is not None:
             break
+        st = game.state
+        if watch is not None and st.phase == "action" and not st.escape_called:
+            least = min(least, job_steps(st)[0])
         seat = game.next_bot_seat()
         if seat is None:
             break
@@ -112,6 +119,8 @@ def play(
             if len(tally.harm_examples) < 3:
                 tally.harm_examples.append(f"{seat} ({who}): {command.text}")
     result = game.outcome
+    if watch is not None:
+        watch.append(0.0 if result is not None and result.winners else least)
     tally.games += 1
     if result is None or not result.winners:
         tally.draws += 1
@@ -216,29 +225,40 @@ def mirror_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, 
     return rows
 
 
-def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: str = "", seed0: int = 20_000) -> None:  # fmt: skip
+def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: str = "", seed0: int = 20_000,
+                  crew: str = "hard") -> None:  # fmt: skip
+    """A crew of four at ``crew``'s level on every heist (whose id contains ``only``): each game's line (unless
+    easy), then per heist the wins, the rounds they came in, self-harm, the mean least work left
+    (``job_steps`` before the escape; 0 for a win) and decision times."""
     rs = RULESETS["heist"]
     seats = rs.seats[:4]
-    hard = level_budget("hard", "heist", budgets["hard"].playouts)
-    assert hard is not None
-    print(f"heist hard crews of {len(seats)}: {hard.playouts} playouts, rollouts of {hard.depth} commands "
-          f"({'policy-weighted' if hard.policy_rollouts else 'uniform'}), explore {hard.explore}", flush=True)  # fmt: skip
+    level = level_budget(crew, "heist", budgets[crew].playouts if crew in budgets else None)
+    if level is None:
+        print(f"heist {crew} crews of {len(seats)}: the weighted policy", flush=True)
+    else:
+        print(f"heist {crew} crews of {len(seats)}: {level.playouts} playouts, rollouts of {level.depth} commands "
+              f"({'policy-weighted' if level.policy_rollouts else 'uniform'}), explore {level.explore}", flush=True)  # fmt: skip
+    total = 0
     for s in rs.scenarios():
         if only not in s.id:
             continue
         tally = Tally()
+        least: list[float] = []
         start = time.perf_counter()
         for i in range(games):
             if i and time.perf_counter() - start > seconds:
                 break
-            game = play("heist", s.id, {seat: "hard" for seat in seats}, seed0 + i, budgets, tally)
-            print(f"  heist/{s.id} seed {seed0 + i}: round {game.state.round}, {len(game.log)} commands, "
-                  f"{game.outcome.reason if game.outcome else 'no outcome (command cap)'}", flush=True)  # fmt: skip
+            game = play("heist", s.id, {seat: crew for seat in seats}, seed0 + i, budgets, tally, watch=least)
+            if crew != "easy":
+                print(f"  heist/{s.id} seed {seed0 + i}: round {game.state.round}, {len(game.log)} commands, "
+                      f"{game.outcome.reason if game.outcome else 'no outcome (command cap)'}", flush=True)  # fmt: skip
         won = tally.wins[seats[0]]
+        total += won
         times = sorted(tally.decision_ms) or [0.0]
-        print(f"heist/{s.id:<28} hard crew: won {won}/{tally.games}  rounds of wins {tally.rounds}  "
-              f"self-harm (busted by own command) {tally.harm}  decisions median {pct(times, 50):.0f} ms "
-              f"p95 {pct(times, 95):.0f} ms", flush=True)  # fmt: skip
+        print(f"heist/{s.id:<28} {crew} crew: won {won}/{tally.games}  rounds of wins {tally.rounds}  "
+              f"self-harm (busted by own command) {tally.harm}  least work left {statistics.mean(least):.1f}  "
+              f"decisions median {pct(times, 50):.0f} ms p95 {pct(times, 95):.0f} ms", flush=True)  # fmt: skip
+    print(f"heist {crew} crews: {total} wins in all", flush=True)
 
 
 def speed_section(budgets: dict[str, Budget]) -> None:
@@ -393,6 +413,7 @@ def main() -> None:
     ap.add_argument("--only", default="", help="run only rows whose label contains this text")
     ap.add_argument("--seed0", type=int, default=10_000, help="vs and mirror: the first game's seed")
     ap.add_argument("--heist-seed0", type=int, default=20_000, help="heist: the first game's seed")
+    ap.add_argument("--crew", default="hard", choices=list(LEVELS), help="heist: the crew's level")
     ap.add_argument("--think", type=float, default=None,
                     help="cap each search decision at this many seconds, as the bot does (default: none, so "
                          "games replay exactly)")  # fmt: skip
@@ -419,7 +440,7 @@ def main() -> None:
         rows = [r for r in mirror_rows() if args.only in r[0]]
         run_rows(rows, args.games, budgets, args.seconds_per_row, args.seed0)
     if "heist" in sections:
-        heist_section(args.games, budgets, args.seconds_per_row, args.only, args.heist_seed0)
+        heist_section(args.games, budgets, args.seconds_per_row, args.only, args.heist_seed0, args.crew)
 
 
 if __name__ == "__main__":
