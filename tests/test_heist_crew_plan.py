@@ -152,3 +152,21 @@ def test_a_spare_token_goes_first_where_the_job_may_need_it() -> None:
     assert P.spare_plan(st, p, set()) is None
     far = {n for n in st.tiles if n not in near and n not in R.exits(st) and n != "b2"}
     assert P.spare_plan(st, p, far) is None  # only tiles joined to what the character can walk
+
+
+def test_once_under_way_a_character_is_dealt_the_place_its_own_plan_reaches() -> None:
+    # The Inclusion Job's jewels lie at c5, d3 and d7. From f4, d3 is the nearest over the board, but
+    # p1 planned its way to c5 only; dealt by the board, places swapped between characters as they moved
+    # and each walked to the tile of its plan nearest its new place and back.
+    game = game_for("the_inclusion_job", SEATS4)
+    skip_planning(
+        game,
+        {"p1": "i5", "p2": "f9", "p3": "i3", "p4": "i3"},
+        {"p1": ["h5", "g4", "f4", "e4", "d4", "d5", "c5"], "p2": ["f8", "g7", "f6", "e6", "e7", "d7"]},
+    )
+    st = state(game)
+    st.players["p1"].pos, st.players["p2"].pos = "f4", "f6"
+    for seat in ("p3", "p4"):
+        st.players[seat].status = "escaped"
+    goals = P.crew_goals(st)
+    assert goals == {"p1": {"c5"}, "p2": {"d7"}}

@@ -50,12 +50,17 @@ def distances(st: HeistState, goals: set[str], adj: Adjacency | None = None) -> 
     return _spread(st, goals, adj, inward=True)
 
 
-def walk_costs(st: HeistState, sources: set[str], adj: Adjacency) -> dict[str, int]:
-    """Cost from ``sources`` out to every tile: one per step plus the hazards of each tile entered."""
-    return _spread(st, sources, adj, inward=False)
+def walk_costs(
+    st: HeistState, sources: set[str], adj: Adjacency, over: set[str] | None = None
+) -> dict[str, int]:
+    """Cost from ``sources`` out to every tile: one per step plus the hazards of each tile entered; with
+    ``over``, walking only onto those tiles (a character's plan and the exits)."""
+    return _spread(st, sources, adj, inward=False, over=over)
 
 
-def _spread(st: HeistState, sources: set[str], adj: Adjacency | None, *, inward: bool) -> dict[str, int]:
+def _spread(
+    st: HeistState, sources: set[str], adj: Adjacency | None, *, inward: bool, over: set[str] | None = None
+) -> dict[str, int]:
     nbrs = adj.__getitem__ if adj is not None else lambda n: R.nbrs(st, n)
     dist = {n: 0 for n in sources if R.alive(st, n)}
     heap = [(0, n) for n in sorted(dist)]
@@ -67,6 +72,8 @@ def _spread(st: HeistState, sources: set[str], adj: Adjacency | None, *, inward:
         # outward, walking from cur into m costs 1 plus m's.
         into = (hazard(st, cur) if d else 0) if inward else None
         for m in nbrs(cur):
+            if over is not None and m not in over:
+                continue
             nd = d + 1 + (into if into is not None else hazard(st, m))
             if nd < dist.get(m, nd + 1):
                 dist[m] = nd
@@ -252,8 +259,21 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
         frm = {src: walk_costs(st, {src} if src else outs, adj) for src in sources}
         table = {(src, n): frm[src].get(n, far) for src in sources for n in places}
 
+    # Once the heist is under way a character walks only its own plan, so a place its plan reaches costs
+    # the walk over it, and any other place the whole board's walk plus a penalty: dealt by the board
+    # alone, places swapped between characters as they moved, and each walked to the tile of its plan
+    # nearest its new place and back.
+    own = {
+        p.seat: walk_costs(st, {p.pos}, adj, over=set(p.plans) | outs)
+        for p in free
+        if p.pos and st.phase != "plan"
+    }
+
     def cost(p: Player, n: str) -> int:
-        return table[p.pos or "", n]
+        board = table[p.pos or "", n]
+        if p.seat not in own:
+            return board
+        return own[p.seat].get(n, board + far // 10)
 
     pairs = sorted((cost(p, n), i, n) for i, p in enumerate(free) for n in places)
     taken: set[str] = set()
