@@ -263,7 +263,7 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
     # the walk over it, and any other place the whole board's walk plus a penalty: dealt by the board
     # alone, places swapped between characters as they moved, and each walked to the tile of its plan
     # nearest its new place and back.
-    own = {
+    by_plan = {
         p.seat: walk_costs(st, {p.pos}, adj, over=set(p.plans) | outs)
         for p in free
         if p.pos and st.phase != "plan"
@@ -271,9 +271,8 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
 
     def cost(p: Player, n: str) -> int:
         board = table[p.pos or "", n]
-        if p.seat not in own:
-            return board
-        return own[p.seat].get(n, board + far // 10)
+        walks = by_plan.get(p.seat)
+        return board if walks is None else walks.get(n, board + far // 10)
 
     pairs = sorted((cost(p, n), i, n) for i, p in enumerate(free) for n in places)
     taken: set[str] = set()
