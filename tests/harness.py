@@ -632,6 +632,14 @@ class Harness:
         assert asked.ephemeral and ok, asked.text
         return await self.click(ok[0], user=user, channel=channel, permissions=permissions)
 
+    async def do_confirmed(self, user: int, command: str, **options: Any) -> Reply:
+        """``/do command``, confirming it when the bot asks first (calling the escape cannot be taken back)."""
+        reply = await self.slash("do", user=user, command=command, **options)
+        if any(c.startswith("esc:ok:") for c in reply.custom_ids):
+            assert command.startswith("escape") and "cannot be taken back" in reply.content, reply.text
+            reply = await self.confirm(reply, user=user, channel=options.get("channel"))
+        return reply
+
     def public_messages(self, channel: int | None = None) -> list[Reply]:
         """Every new public message captured (edits are not new messages; a deferred reply counts once)."""
         wanted = channel or CHANNEL

@@ -81,15 +81,6 @@ async def current(h: Harness, channel: int | None = None) -> tuple[Any, Game]:
     return row, load_game(row.snapshot)
 
 
-async def do_confirmed(h: Harness, user: int, command: str, **options: Any) -> Reply:
-    """``/do command``, confirming it when the bot asks first (calling the escape cannot be taken back)."""
-    reply = await h.slash("do", user=user, command=command, **options)
-    if any(c.startswith("esc:ok:") for c in reply.custom_ids):
-        assert command.startswith("escape") and "cannot be taken back" in reply.content, reply.text
-        reply = await h.confirm(reply, user=user, channel=options.get("channel"))
-    return reply
-
-
 async def log_size(h: Harness, row: Any) -> int:
     """How many commands the store logged for a game."""
     return len(await h.bot.store.command_log(row.id))
@@ -670,7 +661,7 @@ async def test_solo_member_levels_up_once_per_heist(harness: Harness) -> None:
         if row.status != "playing":
             break
         seat = sorted(game.seats_to_act())[0]
-        reply = await do_confirmed(h, ALICE, game.bot_command(seat).text, seat=seat)
+        reply = await h.do_confirmed(ALICE, game.bot_command(seat).text, seat=seat)
         assert (await current(h))[0].version > row.version, reply.content
     row, game = await current(h)
     assert row.status == "finished"
@@ -737,7 +728,7 @@ async def test_members_get_the_event_phase_choice_with_a_game_played_seat(harnes
                 break
             seat = sorted(s for s in game.seats_to_act() if s in members)[0]
             command = game.bot_command(seat).text
-            reply = await do_confirmed(h, members[seat], command, channel=channel, seat=seat)
+            reply = await h.do_confirmed(members[seat], command, channel=channel, seat=seat)
             assert (await current(h, channel))[0].version > row.version, reply.content
             reply = h.shown(channel)
             if "the team may use it" in reply.text:
@@ -881,7 +872,7 @@ async def test_the_round_list_stays_with_the_seats_still_to_choose(harness: Harn
         if len(waiting) >= 2:
             break
         seat = sorted(game.seats_to_act())[0]
-        await do_confirmed(h, ALICE, game.bot_command(seat).text, seat=seat)
+        await h.do_confirmed(ALICE, game.bot_command(seat).text, seat=seat)
     else:
         raise AssertionError("no round with two seats to choose")
     first = waiting[0]

@@ -118,6 +118,24 @@ def test_no_noise_for_an_action_that_gets_nothing_done() -> None:
     assert any(weights)  # even when every action is noise for nothing, the quietest stays open
 
 
+def test_a_character_rich_in_ideas_makes_no_noise_for_more() -> None:
+    # The Black Box (seed 30001): a character stuck on an exit took Examine (💡💡💡🔊) five rounds running,
+    # five 🔊 for ideas it had no use for; a silent Pause weighed the same.
+    game = game_for("the_dark_horse_job", SEATS4)
+    skip_planning(game, {"p1": "i7", "p2": "c7", "p3": "b1", "p4": "b1"})
+    st = state(game)
+    p = st.players["p1"]
+    d = P.plan_distances(st, p, P.goals_for(st, p))
+    examine = R.Option("examine", "Examine", "IIIN", "test", 0)
+    pause = R.Option("pause", "Pause", "I", "test", 0)
+    p.ideas = 0
+    poor = P.act_weight(st, p, examine, d)
+    p.ideas = 6
+    rich = P.act_weight(st, p, examine, d)
+    assert rich < poor / 2
+    assert rich < P.act_weight(st, p, pause, d) * 2
+
+
 def test_every_planning_token_goes_down_while_a_tile_next_to_the_plan_can_take_one() -> None:
     # The Melee Job: a character's walk to its place and out needs two to four tiles of its six to ten,
     # and a character may only ever walk where it planned. Before, the other tokens were never placed,

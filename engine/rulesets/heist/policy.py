@@ -481,7 +481,10 @@ def act_weight(st: HeistState, p: Player, o: R.Option | None, d: dict[str, int])
         return 1
     subs = o.subs
     steps, alerts = progress(st, p, subs, d)
-    value = 10.0 * steps + 1.0 * subs.count("I") + 0.5 * subs.count("R")
+    # Each 💡 is worth less the more the character holds already (the die turns one step per 💡, and the
+    # escape rarely needs more than a few): a stuck character made 🔊 for 💡 round after round.
+    ideas = sum(1.0 / (1.0 + (p.ideas + k) / 2.0) for k in range(subs.count("I")))
+    value = 10.0 * steps + ideas + 0.5 * subs.count("R")
     if any(R.chits(st, m, "camera") for m in [p.pos, *R.nbrs(st, p.pos)]):
         value += 3.0 * min(1, subs.count("D"))
     if "safe" in st.tiles[p.pos].marks:
