@@ -188,3 +188,22 @@ def test_once_under_way_a_character_is_dealt_the_place_its_own_plan_reaches() ->
         st.players[seat].status = "escaped"
     goals = P.crew_goals(st)
     assert goals == {"p1": {"c5"}, "p2": {"d7"}}
+
+
+def test_with_the_deck_nearly_out_a_character_who_can_still_get_out_keeps_at_the_job() -> None:
+    # The Inclusion Job (seed 30002): with five event cards left every character turned back, one of them
+    # a step from the jewel at d3, though the escape's moves (a 💡 each, then the last-ditch die) would
+    # have taken it out from there.
+    game = game_for("the_inclusion_job", SEATS4)
+    skip_planning(
+        game, {"p1": "i3", "p2": "f9", "p3": "i3", "p4": "i5"}, {"p1": ["h3", "g2", "f2", "e2", "d3"]}
+    )
+    st = state(game)
+    p = st.players["p1"]
+    p.pos = "e2"
+    st.deck = st.deck[-5:]
+    p.ideas = 3
+    assert P.goals_for(st, p) == {"d3"}
+    p.pos, p.ideas = "b4", 0  # deep inside with no 💡: the die alone may not get it out
+    assert R.escape_need(st, p) is not None and R.escape_need(st, p) > 3  # type: ignore[operator]
+    assert P.goals_for(st, p) == R.exits(st)

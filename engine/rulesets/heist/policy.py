@@ -180,13 +180,22 @@ def goals_for(st: HeistState, p: Player) -> set[str]:
     return crew_goals(st).get(p.seat, R.exits(st))
 
 
+ALARM_NEAR = 6  # event cards left when the crew starts to think of the way out
+
+
 def _own_goal(st: HeistState, p: Player) -> set[str] | None:
     """A goal this character has whatever the others do: out with the loot it carries, out when the alarm
-    is near, into the cells and out again in a breakout; None when it takes a share of the crew's targets."""
+    is near and its escape moves might not get it out from where it stands, into the cells and out again in
+    a breakout; None when it takes a share of the crew's targets."""
     need = wanted(st)
     outs = R.exits(st)
     carrying = bool(set(p.loot) & need) or (p.cash > 0 and "cash" in need)
-    if carrying or len(st.deck) <= 6:  # loot in hand, or the alarm is near: head out
+    if carrying:
+        return outs
+    if len(st.deck) <= ALARM_NEAR and (escape := R.escape_need(st, p)) is not None and escape > p.ideas + 3:
+        # Unplanned escape moves (a 💡 each, then the last-ditch die) take a character out when the escape
+        # comes, so one that can still make it keeps at the job: turning back with the deck nearly out,
+        # crews left jewels one step away.
         return outs
     if R.heist(st).objective.characters_escape:  # a jail heist: break in to the cells, then out
         cells = set(R.cells(st))
