@@ -5,8 +5,9 @@ no noise made for nothing."""
 from __future__ import annotations
 
 from engine.rulesets.heist import policy as P
+from engine.rulesets.heist import rounds as RD
 from engine.rulesets.heist import rules as R
-from tests.heist_helpers import SEATS4, game_for, skip_planning, state
+from tests.heist_helpers import SEATS4, game_for, indoor_path, skip_planning, state
 
 
 def test_each_server_on_the_way_in_gets_a_character_of_its_own() -> None:
@@ -207,3 +208,21 @@ def test_with_the_deck_nearly_out_a_character_who_can_still_get_out_keeps_at_the
     p.pos, p.ideas = "b4", 0  # deep inside with no 💡: the die alone may not get it out
     assert R.escape_need(st, p) is not None and R.escape_need(st, p) > 3  # type: ignore[operator]
     assert P.goals_for(st, p) == R.exits(st)
+
+
+def test_in_the_escape_a_runner_goes_for_loot_the_job_needs_on_any_chance_the_die_gives() -> None:
+    game = game_for("the_inclusion_job", SEATS4)
+    skip_planning(game, {"p1": "i5", "p2": "i5", "p3": "i3", "p4": "i3"})
+    st = state(game)
+    path = indoor_path(st, "i5", 5)
+    p = st.players["p1"]
+    p.pos, p.ideas = path[0], 0
+    for t in st.tiles.values():
+        t.loot = [x for x in t.loot if x != "jewel"]
+    RD.start_escape(st, [])
+    loot = next(n for n in path[1:] if 4 < (R.escape_need(st, p, n) or 0) <= 6)  # past an average roll
+    st.tiles[loot].loot.append("jewel")
+    runs = [c for c in game.legal_commands("p1") if c.verb == "run"]
+    via = next(c for c in runs if c.args and c.args[1] == loot)
+    weights = dict(zip([c.text for c in runs], P.bot_weights(st, "p1", runs), strict=True))
+    assert weights[via.text] > 0

@@ -615,7 +615,9 @@ def escape_weights(st: HeistState, p: Player, options: list[Command], weights: l
             t = st.tiles[c.args[1]]
             useful = set(t.loot) & need or ("cash" in need and t.cash)
             cost = R.escape_need(st, p, c.args[1])
-            weights[i] = 30 if useful and cost is not None and cost <= p.ideas + 4 else 0
+            # Loot the objective still needs is worth any chance the last-ditch die gives (without it
+            # the heist fails anyway); a busted runner leaves it on its tile for the next.
+            weights[i] = 30 if useful and cost is not None and cost <= p.ideas + 6 else 0
         elif c.verb == "run":
             weights[i] = 10
         elif c.verb == "drop":
