@@ -137,6 +137,23 @@ def test_a_character_rich_in_ideas_makes_no_noise_for_more() -> None:
     assert rich < P.act_weight(st, p, pause, d) * 2
 
 
+def test_no_noise_for_ideas_alone_while_a_quiet_action_is_on_offer() -> None:
+    # The Dark Horse Job (seed 30003): characters waiting for a server to open their way took Report or
+    # Examine round after round, a 🔊 each time, where Pause (💡) was on offer.
+    game = game_for("the_dark_horse_job", SEATS4)
+    skip_planning(game, {"p1": "i7", "p2": "c7", "p3": "b1", "p4": "b1"})  # nobody planned a tile
+    st = state(game)
+    p = st.players["p1"]
+    p.die, p.ideas = 3, 1  # Observe (💡🔍🔊) on the die, Pause (💡) one 💡 away
+    acts = [c for c in game.legal_commands("p1") if c.verb == "act"]
+    weights = dict(zip([c.args[0] for c in acts], P.bot_weights(st, "p1", acts), strict=True))
+    assert weights["pause"] > 0 and weights["observe"] == 0
+    p.die, p.ideas = 3, 0  # nothing quiet within reach: Observe is the best there is
+    acts = [c for c in game.legal_commands("p1") if c.verb == "act"]
+    weights = dict(zip([c.args[0] for c in acts], P.bot_weights(st, "p1", acts), strict=True))
+    assert "pause" not in weights and weights["observe"] > 0
+
+
 def test_every_planning_token_goes_down_while_a_tile_next_to_the_plan_can_take_one() -> None:
     # The Melee Job: a character's walk to its place and out needs two to four tiles of its six to ten,
     # and a character may only ever walk where it planned. Before, the other tokens were never placed,
@@ -226,3 +243,13 @@ def test_in_the_escape_a_runner_goes_for_loot_the_job_needs_on_any_chance_the_di
     via = next(c for c in runs if c.args and c.args[1] == loot)
     weights = dict(zip([c.text for c in runs], P.bot_weights(st, "p1", runs), strict=True))
     assert weights[via.text] > 0
+
+
+def test_a_reveal_counts_as_progress_while_the_crew_looks_for_something_in_the_bag() -> None:
+    assert P.searching(state(game_for("the_melee_job", SEATS4)))  # the jewels are all in the bag
+    assert P.searching(state(game_for("the_hospitality_job", SEATS4)))  # the keycard to the hostage too
+    assert not P.searching(state(game_for("the_inclusion_job", SEATS4)))  # the jewels lie on the map
+    st = state(game_for("the_melee_job", SEATS4))
+    for t in st.tiles.values():
+        t.unknown = False
+    assert not P.searching(st)  # nothing left to reveal

@@ -335,6 +335,7 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
     here = d.get(p.pos, big)
     done_job = job_done(st)
     opts = {o.key: o for o in R.options(st, p)} if not p.action else {}
+    loud_for_little: list[int] = []
     for i, c in enumerate(options):
         if c.verb == "move":
             closer = d.get(c.args[0], big) < here
@@ -344,7 +345,9 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
             ahead = [m for m in R.nbrs(st, p.pos) if d.get(m, big) < here]
             weights[i] = 45 if c.args[0] in ahead or c.args[0] == p.pos else 10
         elif c.verb == "act":
-            weights[i] = act_weight(st, p, opts.get(c.args[0]), d)
+            weights[i], minor = weigh_action(st, p, opts.get(c.args[0]), d)
+            if minor:
+                loud_for_little.append(i)
         elif c.verb == "done":
             weights[i] = -1  # decided below, once the other options are weighed
         elif c.verb == "escape":
@@ -354,6 +357,11 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
         elif c.verb == "npc":
             weights[i] = npc_weight(st, c, options)
     acts = [i for i, c in enumerate(options) if c.verb == "act"]
+    if any(weights[i] for i in acts if i not in loud_for_little):
+        # Something quiet (or really useful) is on offer: no 🔊 for 💡 alone. A character waiting on
+        # another's work (a server to open its way) took Report or Examine round after round.
+        for i in loud_for_little:
+            weights[i] = 0
     if acts and not any(weights[i] for i in acts):  # every action is noise for nothing: the quietest
         quiet = min(
             acts,
@@ -486,14 +494,22 @@ def act_weight(st: HeistState, p: Player, o: R.Option | None, d: dict[str, int])
     ideas, reveals and loot it brings) per event card it spends. Every action uses up a share of the round's
     card, and each 🔊 and ⚠ brings the alarm closer (:func:`noise_price`), so a quiet step is worth more
     than a loud dash when both get somewhere."""
+    return weigh_action(st, p, o, d)[0]
+
+
+def weigh_action(st: HeistState, p: Player, o: R.Option | None, d: dict[str, int]) -> tuple[int, bool]:
+    """:func:`act_weight`, and whether all the action brings is 💡 or a reveal nobody is searching for
+    (:func:`searching`) while it makes 🔊 or ⚠: worth taking only when nothing quiet is on offer."""
     if o is None:
-        return 1
+        return 1, False
     subs = o.subs
     steps, alerts = progress(st, p, subs, d)
     # Each 💡 is worth less the more the character holds already (the die turns one step per 💡, and the
     # escape rarely needs more than a few): a stuck character made 🔊 for 💡 round after round.
     ideas = sum(1.0 / (1.0 + (p.ideas + k) / 2.0) for k in range(subs.count("I")))
-    value = 10.0 * steps + ideas + 0.5 * subs.count("R")
+    # 🔍 reveals a tile anywhere: real progress while the crew is looking for something in the bag.
+    reveals = subs.count("R") * (3.0 if searching(st) else 0.5)
+    value = 10.0 * steps
     if any(R.chits(st, m, "camera") for m in [p.pos, *R.nbrs(st, p.pos)]):
         value += 3.0 * min(1, subs.count("D"))
     if "safe" in st.tiles[p.pos].marks:
@@ -501,10 +517,25 @@ def act_weight(st: HeistState, p: Player, o: R.Option | None, d: dict[str, int])
     need = wanted(st)
     if set(st.tiles[p.pos].loot) & need or ("cash" in need and st.tiles[p.pos].cash):
         value += 5.0 * min(1, subs.count("L"))
-    if not value and not o.special and ("N" in subs or "A" in subs):
-        return 0  # noise for nothing: the alarm comes closer and the crew gets no further
+    loud = "N" in subs or "A" in subs
+    minor = not value and not o.special and loud
+    value += ideas + reveals
+    if not value and not o.special and loud:
+        return 0, False  # noise for nothing: the alarm comes closer and the crew gets no further
     cards = 0.25 + noise_price(st) * subs.count("N") + alerts + subs.count("A") + 0.1 * o.cost
-    return max(1, round(4.0 * value / cards))
+    return max(1, round(4.0 * value / cards)), minor
+
+
+def searching(st: HeistState) -> bool:
+    """True while the crew is looking for something the security bag may still hold: loot the objective
+    wants, or a keycard or USB key that would open the way to its places, with unknown tiles left."""
+    if not any(t.unknown for n, t in st.tiles.items() if R.alive(st, n)):
+        return False
+    if wanted(st) & set(st.bag):
+        return True
+    targets, _ways_in = crew_targets(st)
+    marks = {m for n in _shut(st, targets) for m in st.tiles[n].marks}
+    return ("keycard_door" in marks and "keycard" in st.bag) or ("remote_lock_y" in marks and "usb" in st.bag)
 
 
 def plan_weights(st: HeistState, p: Player, options: list[Command], weights: list[int]) -> list[int]:
