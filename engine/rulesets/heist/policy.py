@@ -336,6 +336,7 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
     done_job = job_done(st)
     opts = {o.key: o for o in R.options(st, p)} if not p.action else {}
     loud_for_little: list[int] = []
+    search: bool | None = None
     for i, c in enumerate(options):
         if c.verb == "move":
             closer = d.get(c.args[0], big) < here
@@ -345,7 +346,9 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
             ahead = [m for m in R.nbrs(st, p.pos) if d.get(m, big) < here]
             weights[i] = 45 if c.args[0] in ahead or c.args[0] == p.pos else 10
         elif c.verb == "act":
-            weights[i], minor = weigh_action(st, p, opts.get(c.args[0]), d)
+            if search is None:
+                search = searching(st)
+            weights[i], minor = weigh_action(st, p, opts.get(c.args[0]), d, search)
             if minor:
                 loud_for_little.append(i)
         elif c.verb == "done":
@@ -494,12 +497,15 @@ def act_weight(st: HeistState, p: Player, o: R.Option | None, d: dict[str, int])
     ideas, reveals and loot it brings) per event card it spends. Every action uses up a share of the round's
     card, and each 🔊 and ⚠ brings the alarm closer (:func:`noise_price`), so a quiet step is worth more
     than a loud dash when both get somewhere."""
-    return weigh_action(st, p, o, d)[0]
+    return weigh_action(st, p, o, d, searching(st))[0]
 
 
-def weigh_action(st: HeistState, p: Player, o: R.Option | None, d: dict[str, int]) -> tuple[int, bool]:
-    """:func:`act_weight`, and whether all the action brings is 💡 or a reveal nobody is searching for
-    (:func:`searching`) while it makes 🔊 or ⚠: worth taking only when nothing quiet is on offer."""
+def weigh_action(
+    st: HeistState, p: Player, o: R.Option | None, d: dict[str, int], search: bool
+) -> tuple[int, bool]:
+    """:func:`act_weight` (``search``: :func:`searching`, worked out once by the caller), and whether all
+    the action brings is 💡 or a reveal nobody is searching for while it makes 🔊 or ⚠: worth taking only
+    when nothing quiet is on offer."""
     if o is None:
         return 1, False
     subs = o.subs
@@ -508,7 +514,7 @@ def weigh_action(st: HeistState, p: Player, o: R.Option | None, d: dict[str, int
     # escape rarely needs more than a few): a stuck character made 🔊 for 💡 round after round.
     ideas = sum(1.0 / (1.0 + (p.ideas + k) / 2.0) for k in range(subs.count("I")))
     # 🔍 reveals a tile anywhere: real progress while the crew is looking for something in the bag.
-    reveals = subs.count("R") * (3.0 if searching(st) else 0.5)
+    reveals = subs.count("R") * (3.0 if search else 0.5)
     value = 10.0 * steps
     if any(R.chits(st, m, "camera") for m in [p.pos, *R.nbrs(st, p.pos)]):
         value += 3.0 * min(1, subs.count("D"))
