@@ -253,3 +253,24 @@ def test_a_reveal_counts_as_progress_while_the_crew_looks_for_something_in_the_b
     for t in st.tiles.values():
         t.unknown = False
     assert not P.searching(st)  # nothing left to reveal
+
+
+def test_the_keycard_goes_to_the_door_that_shuts_the_crew_s_place() -> None:
+    # The Black Box: the Architect (a8) sits behind the keycard door b7; the keycards lie at c1 and i6.
+    # The character sent for a keycard plans on to the door, and carries it there once it has it; before,
+    # it planned straight back out and stood on the keycard for the rest of the heist.
+    st = state(game_for("the_black_box", SEATS4))
+    assert P.door_sides(st) == {"a6", "b6"}
+    game = game_for("the_black_box", dict.fromkeys(SEATS4))
+    while state(game).phase == "plan":
+        seat = game.next_bot_seat()
+        assert seat is not None
+        game.apply(seat, game.bot_command(seat))
+    st = state(game)
+    fetchers = [p for p in st.players.values() if {"c1", "i6"} & set(p.plans) and {"a6", "b6"} & set(p.plans)]
+    assert fetchers
+    p = fetchers[0]
+    p.pos = "c1" if "c1" in p.plans else "i6"
+    st.tiles[p.pos].loot.remove("keycard")
+    p.loot.append("keycard")
+    assert P.goals_for(st, p) == {"a6", "b6"}

@@ -192,6 +192,8 @@ def _own_goal(st: HeistState, p: Player) -> set[str] | None:
     carrying = bool(set(p.loot) & need) or (p.cash > 0 and "cash" in need)
     if carrying:
         return outs
+    if "keycard" in p.loot and (sides := door_sides(st)):
+        return sides  # the keycard opens the door to the crew's places
     if len(st.deck) <= ALARM_NEAR and (escape := R.escape_need(st, p)) is not None and escape > p.ideas + 3:
         # Unplanned escape moves (a 💡 each, then the last-ditch die) take a character out when the escape
         # comes, so one that can still make it keeps at the job: turning back with the deck nearly out,
@@ -215,7 +217,13 @@ def crew_targets(st: HeistState) -> tuple[set[str], set[str]]:
     if R.heist(st).objective.safe:
         targets |= {n for n, t in st.tiles.items() if "safe" in t.marks and R.alive(st, n)}
     for npc in st.npcs:
-        if npc.status != "in" or npc.active:
+        if npc.status != "in":
+            continue
+        if npc.active:
+            # A freed NPC walks out on its own, unless a keycard door or remote lock shuts it in (The Black
+            # Box's Architect, behind a keycard door): then the crew must open the way to it.
+            if R.heist(st).objective.npc_escapes and _shut(st, {npc.pos}):
+                targets.add(npc.pos)
             continue
         locks = [m for m in ("remote_lock_x", "remote_lock_y") if m in st.tiles[npc.pos].marks]
         if locks:  # free a prisoner by standing on the matching server
@@ -298,25 +306,33 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
 
 
 def route(st: HeistState, p: Player, start: str) -> list[str]:
-    """The tiles of a shortest walk from ``start`` to the character's goal, then back to the nearest exit."""
+    """The tiles of a shortest walk from ``start`` to the character's goal, then back to the nearest exit;
+    by way of a keycard door the crew must open when the goal is the keycard (:func:`door_sides`)."""
     goal = goals_for(st, p)
-    d = distances(st, goal)
     path: list[str] = []
     cur = start
-    while cur in d and d[cur] > 0:
-        nxt = min((m for m in R.nbrs(st, cur) if m in d and d[m] < d[cur]), default=None)
-        if nxt is None:
-            break
-        path.append(nxt)
-        cur = nxt
-    back = distances(st, R.exits(st))
-    while cur in back and back[cur] > 0:
-        nxt = min((m for m in R.nbrs(st, cur) if m in back and back[m] < back[cur]), default=None)
-        if nxt is None:
-            break
-        path.append(nxt)
-        cur = nxt
+    legs = [goal]
+    if any("keycard" in st.tiles[n].loot for n in goal if n in st.tiles):
+        legs.append(door_sides(st))
+    for leg in [*legs, R.exits(st)]:
+        if not leg:
+            continue
+        d = distances(st, leg)
+        while cur in d and d[cur] > 0:
+            nxt = min((m for m in R.nbrs(st, cur) if m in d and d[m] < d[cur]), default=None)
+            if nxt is None:
+                break
+            path.append(nxt)
+            cur = nxt
     return [n for n in path if n not in R.exits(st)]
+
+
+def door_sides(st: HeistState) -> set[str]:
+    """The tiles beside the keycard doors that shut the crew's targets in (the targets themselves aside),
+    where a character carrying the keycard opens them (empty when none does)."""
+    targets, _ways_in = crew_targets(st)
+    doors = {n for n in _shut(st, targets) if "keycard_door" in st.tiles[n].marks}
+    return {m for n in doors for m in R.nbrs(st, n) if not R.sealed(st, m) and m not in R.exits(st) | targets}
 
 
 def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
