@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.rulesets.heist import policy as P
 from engine.rulesets.heist import rounds as RD
 from engine.rulesets.heist import rules as R
-from tests.heist_helpers import SEATS4, game_for, indoor_path, skip_planning, state
+from tests.heist_helpers import SEATS4, game_for, indoor_path, put, skip_planning, state
 
 
 def test_each_server_on_the_way_in_gets_a_character_of_its_own() -> None:
@@ -274,3 +274,18 @@ def test_the_keycard_goes_to_the_door_that_shuts_the_crew_s_place() -> None:
     st.tiles[p.pos].loot.remove("keycard")
     p.loot.append("keycard")
     assert P.goals_for(st, p) == {"a6", "b6"}
+
+
+def test_only_a_camera_on_the_way_ahead_is_worth_a_noisy_disable() -> None:
+    game = game_for("the_startup_job", SEATS4)
+    skip_planning(game, {"p1": "e9", "p2": "e9", "p3": "g8", "p4": "g8"}, {"p1": ["d8", "d7", "c6", "c5"]})
+    st = state(game)
+    p = st.players["p1"]
+    p.pos = "d7"  # on its way to the vault: c6 lies ahead, d8 behind
+    d = P.plan_distances(st, p, P.goals_for(st, p))
+    assert d["c6"] < d["d7"] < d["d8"]
+    shatter = R.Option("shatter", "Shatter", "DDNN", "test", 0)  # no move: only the cameras count
+    put(st, "d8", "camera")
+    assert P.act_weight(st, p, shatter, d) == 0  # the camera behind sees nobody going on
+    put(st, "c6", "camera")
+    assert P.act_weight(st, p, shatter, d) > 0

@@ -532,8 +532,9 @@ def weigh_action(
     # 🔍 reveals a tile anywhere: real progress while the crew is looking for something in the bag.
     reveals = subs.count("R") * (3.0 if search else 0.5)
     value = 10.0 * steps
-    if any(R.chits(st, m, "camera") for m in [p.pos, *R.nbrs(st, p.pos)]):
-        value += 3.0 * min(1, subs.count("D"))
+    here = d.get(p.pos, 999)
+    if any(R.chits(st, m, "camera") for m in R.nbrs(st, p.pos) if d.get(m, 999) < here):
+        value += 3.0 * min(1, subs.count("D"))  # a camera on the way ahead (one beside it sees nobody)
     if "safe" in st.tiles[p.pos].marks:
         value += 10.0 * subs.count("U")
     need = wanted(st)
