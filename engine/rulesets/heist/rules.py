@@ -110,7 +110,16 @@ def outdoors(st: HeistState, p: Player) -> bool:
 
 def nbrs(st: HeistState, n: str) -> list[str]:
     """The tiles on the board now that share a side with ``n``."""
-    near = [m for m in board(st).nbrs.get(n, ()) if alive(st, m)]
+    # :func:`alive` inlined: this is the heist's hottest function (every walk the policy and search make).
+    b = board(st)
+    near: list[str] = []
+    for m in b.nbrs.get(n, ()):
+        t = b.tiles.get(m)
+        if t is None:
+            if m in st.doors:
+                near.append(m)
+        elif m not in st.removed and (t.kind != "tunnel" or m in st.exits):
+            near.append(m)
     if st.doors:  # entrances laid in gaps border only the hex they face
         if n in st.doors:
             return [st.doors[n]]
