@@ -4,6 +4,7 @@ no noise made for nothing."""
 
 from __future__ import annotations
 
+from engine import Game
 from engine.rulesets.heist import policy as P
 from engine.rulesets.heist import rounds as RD
 from engine.rulesets.heist import rules as R
@@ -31,16 +32,24 @@ def test_the_nearest_character_takes_each_place() -> None:
     assert goals["p1"] == {"i1"}
 
 
-def plan_with_the_policy(heist: str) -> tuple[list[str], dict[str, str]]:
-    """The planning commands the easy policy plays for a crew of four, and where each character starts."""
-    game = game_for(heist, dict.fromkeys(SEATS4))  # every seat the game's
-    played = []
+def planned_by_the_policy(heist: str, played: list[str] | None = None) -> Game:
+    """A heist for a crew of four (every seat the game's) whose planning the easy policy has played;
+    ``played`` gains the planning commands."""
+    game = game_for(heist, dict.fromkeys(SEATS4))
     while state(game).phase == "plan":
         seat = game.next_bot_seat()
         assert seat is not None
         command = game.bot_command(seat)
-        played.append(command.text)
+        if played is not None:
+            played.append(command.text)
         game.apply(seat, command)
+    return game
+
+
+def plan_with_the_policy(heist: str) -> tuple[list[str], dict[str, str]]:
+    """The planning commands the easy policy plays for a crew of four, and where each character starts."""
+    played: list[str] = []
+    game = planned_by_the_policy(heist, played)
     return played, {s: p.pos or "" for s, p in state(game).players.items()}
 
 
@@ -158,12 +167,7 @@ def test_every_planning_token_goes_down_while_a_tile_next_to_the_plan_can_take_o
     # The Melee Job: a character's walk to its place and out needs two to four tiles of its six to ten,
     # and a character may only ever walk where it planned. Before, the other tokens were never placed,
     # so a jewel turning up anywhere else was out of reach for the whole heist.
-    game = game_for("the_melee_job", dict.fromkeys(SEATS4))
-    while state(game).phase == "plan":
-        seat = game.next_bot_seat()
-        assert seat is not None
-        game.apply(seat, game.bot_command(seat))
-    st = state(game)
+    st = state(planned_by_the_policy("the_melee_job"))
     for seat, p in st.players.items():
         assert len(p.plans) == R.character(p).planning_memory, (seat, p.plans)
         # Every token lies on a tile the character can walk to from its entrance over its own plan.
@@ -261,12 +265,7 @@ def test_the_keycard_goes_to_the_door_that_shuts_the_crew_s_place() -> None:
     # it planned straight back out and stood on the keycard for the rest of the heist.
     st = state(game_for("the_black_box", SEATS4))
     assert P.door_sides(st) == {"a6", "b6"}
-    game = game_for("the_black_box", dict.fromkeys(SEATS4))
-    while state(game).phase == "plan":
-        seat = game.next_bot_seat()
-        assert seat is not None
-        game.apply(seat, game.bot_command(seat))
-    st = state(game)
+    st = state(planned_by_the_policy("the_black_box"))
     fetchers = [p for p in st.players.values() if {"c1", "i6"} & set(p.plans) and {"a6", "b6"} & set(p.plans)]
     assert fetchers
     p = fetchers[0]

@@ -396,25 +396,25 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
 def plan_distances(st: HeistState, p: Player, goal: set[str]) -> dict[str, int]:
     """Steps toward the goal along the character's own plan: toward the planned tile nearest the goal."""
     full = distances(st, goal)
+    reach = plan_reach(st, p)
+    best = min(reach, key=lambda n: (full.get(n, 999), reach[n], n))
+    return plan_reach(st, p, best)
+
+
+def plan_reach(st: HeistState, p: Player, start: str = "") -> dict[str, int]:
+    """Every tile the character can walk between, from where it stands (or ``start``), over its own plan
+    and the exits, with the steps each takes (a move needs a planning token on the tile entered)."""
     allowed = set(p.plans) | R.exits(st) | {p.pos}
-    reach = {p.pos: 0}
-    queue = deque([p.pos])
+    first = start or p.pos
+    reach = {first: 0}
+    queue = deque([first])
     while queue:
         cur = queue.popleft()
         for m in R.nbrs(st, cur):
             if m in allowed and m not in reach:
                 reach[m] = reach[cur] + 1
                 queue.append(m)
-    best = min(reach, key=lambda n: (full.get(n, 999), reach[n], n))
-    out = {best: 0}
-    queue = deque([best])
-    while queue:
-        cur = queue.popleft()
-        for m in R.nbrs(st, cur):
-            if m in allowed and m not in out:
-                out[m] = out[cur] + 1
-                queue.append(m)
-    return out
+    return reach
 
 
 def npc_weight(st: HeistState, c: Command, options: list[Command]) -> int:
@@ -594,21 +594,13 @@ def plan_weights(st: HeistState, p: Player, options: list[Command], weights: lis
 
 def spare_plan(st: HeistState, p: Player, plannable: set[str]) -> str | None:
     """Where a planning token left over once the route is planned does most good, or None when none does
-    any: a tile next to what the character can already walk to (from its entrance, over its plan and the
-    exits), best
-    one holding a place the crew may need (loot, a target, a server or keycard), then an unknown tile (what
-    it hides may be what the job needs, and walking next to unknown tiles reveals them), counting the
-    unknown tiles around it and whether it brings the character nearer the crew's places; live cameras and
-    guards count against it. Without spare tokens a character can never leave its first route, however
-    the heist turns out."""
-    walkable = set(p.plans) | R.exits(st)
-    reach = {p.pos} if p.pos else set()
-    queue = deque(reach)
-    while queue:
-        for m in R.nbrs(st, queue.popleft()):
-            if m in walkable and m not in reach:
-                reach.add(m)
-                queue.append(m)
+    any: a tile next to what the character can already walk to (:func:`plan_reach`), best one holding a
+    place the crew may need (loot, a target, a server or keycard), then an unknown tile (what it hides may
+    be what the job needs, and walking next to unknown tiles reveals them), counting the unknown tiles
+    around it and whether it brings the character nearer the crew's places; live cameras and guards count
+    against it. Without spare tokens a character can never leave its first route, however the heist turns
+    out."""
+    reach = plan_reach(st, p) if p.pos else {}
     candidates = sorted(n for n in plannable if any(m in reach for m in R.nbrs(st, n)))
     if not candidates:
         return None
