@@ -288,3 +288,13 @@ def test_only_a_camera_on_the_way_ahead_is_worth_a_noisy_disable() -> None:
     assert P.act_weight(st, p, shatter, d) == 0  # the camera behind sees nobody going on
     put(st, "c6", "camera")
     assert P.act_weight(st, p, shatter, d) > 0
+
+
+def test_nobody_starts_behind_a_door_only_a_keycard_opens() -> None:
+    # The Hospitality Job's entrance e1 leads only to keycard door e2 (the keycard is in the security bag).
+    # Nearest over the board to the tiles to search, two characters started there and stood outside all
+    # heist.
+    st = state(game_for("the_hospitality_job", SEATS4))
+    assert R.nbrs(st, "e1") == ["e2"] and R.sealed(st, "e2")
+    _played, starts = plan_with_the_policy("the_hospitality_job")
+    assert "e1" not in starts.values()

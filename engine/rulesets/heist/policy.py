@@ -44,10 +44,13 @@ def adjacency(st: HeistState) -> Adjacency:
     return {n: R.nbrs(st, n) for n in st.tiles}
 
 
-def distances(st: HeistState, goals: set[str], adj: Adjacency | None = None) -> dict[str, int]:
+def distances(
+    st: HeistState, goals: set[str], adj: Adjacency | None = None, *, unsealed: bool = False
+) -> dict[str, int]:
     """Cost from every tile to the nearest goal over the board now: one per step plus the hazards entered.
-    ``adj``: the board's :func:`adjacency`, when the caller has it."""
-    return _spread(st, goals, adj, inward=True)
+    ``adj``: the board's :func:`adjacency`, when the caller has it; ``unsealed``: never through a remote
+    lock or keycard door (:func:`rules.sealed`)."""
+    return _spread(st, goals, adj, inward=True, unsealed=unsealed)
 
 
 def walk_costs(
@@ -59,7 +62,13 @@ def walk_costs(
 
 
 def _spread(
-    st: HeistState, sources: set[str], adj: Adjacency | None, *, inward: bool, over: set[str] | None = None
+    st: HeistState,
+    sources: set[str],
+    adj: Adjacency | None,
+    *,
+    inward: bool,
+    over: set[str] | None = None,
+    unsealed: bool = False,
 ) -> dict[str, int]:
     nbrs = adj.__getitem__ if adj is not None else lambda n: R.nbrs(st, n)
     dist = {n: 0 for n in sources if R.alive(st, n)}
@@ -72,7 +81,7 @@ def _spread(
         # outward, walking from cur into m costs 1 plus m's.
         into = (hazard(st, cur) if d else 0) if inward else None
         for m in nbrs(cur):
-            if over is not None and m not in over:
+            if (over is not None and m not in over) or (unsealed and R.sealed(st, m)):
                 continue
             nd = d + 1 + (into if into is not None else hazard(st, m))
             if nd < dist.get(m, nd + 1):
@@ -569,7 +578,12 @@ def plan_weights(st: HeistState, p: Player, options: list[Command], weights: lis
         return [100 if c.verb == "tunnel" and c.args[0] == tunnel else 0 for c in options]
     if not p.pos:
         goal = goals_for(st, p)
-        d = distances(st, goal)
+        # Nearest by a walk that no remote lock or keycard door bars, where one exists: The Hospitality
+        # Job's entrance e1 lies behind keycard door e2, and crews that started there, nearest over the
+        # board, stood outside all heist.
+        d = distances(st, goal, unsealed=True)
+        if not any(e in d for e in starts):
+            d = distances(st, goal)
         best = min((d.get(e, 999) for e in starts), default=999)
         for i, c in enumerate(options):
             weights[i] = 50 if c.verb == "start" and d.get(c.args[0], 999) == best else 0
