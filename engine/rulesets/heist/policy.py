@@ -567,7 +567,8 @@ def searching(st: HeistState) -> bool:
         return True
     targets, _ways_in = crew_targets(st)
     marks = {m for n in _shut(st, targets) for m in st.tiles[n].marks}
-    return ("keycard_door" in marks and "keycard" in st.bag) or ("remote_lock_y" in marks and "usb" in st.bag)
+    usb_opens_y = "remote_lock_y" in marks and R.has_rule(st, "usb_to_guide")  # The Side Channel
+    return ("keycard_door" in marks and "keycard" in st.bag) or (usb_opens_y and "usb" in st.bag)
 
 
 def plan_weights(st: HeistState, p: Player, options: list[Command], weights: list[int]) -> list[int]:
