@@ -5,8 +5,8 @@ Players: ``random`` (uniform among the legal commands), ``easy`` (today's weight
 fits on a shared machine; the figures printed say which budget was used).
 
 Sections (``--section``, repeatable; default all):
-- ``vs``: normal and hard against easy and against random, each side of ESCAPE (every scenario) and Skirm
-  (its games go through every mission and squad pairing in turn);
+- ``vs``: normal and hard against easy and against random, each side of ESCAPE and Escape Path (every
+  scenario) and Skirm (its games go through every mission and squad pairing in turn);
 - ``mirror``: hard on both sides per ESCAPE scenario and per Skirm faction (each faction's ready squad
   against every faction's, both seatings);
 - ``heist``: a crew of hard players (``--crew`` for another level) on every heist: success rate, round of each
@@ -193,9 +193,9 @@ def run_rows(rows: list[tuple[str, str, str | None, dict[str, str], dict[str, An
 
 def vs_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, Any] | None, str]]:
     rows = []
-    for ruleset in ("escape", "skirm"):
+    for ruleset in ("escape", "skirm", "escapepath"):
         rs = RULESETS[ruleset]
-        scenarios = [s.id for s in rs.scenarios()] if ruleset == "escape" else [None]
+        scenarios = [s.id for s in rs.scenarios()] if ruleset != "skirm" else [None]
         for scenario in scenarios:
             for level in ("normal", "hard"):
                 for foe in ("easy", "random"):
