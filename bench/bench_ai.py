@@ -18,7 +18,7 @@ Every game also counts self-harm: a player's own command taking out one of its o
 that today's policy's own blunders are told apart from the search player's).
 
 Usage: python bench/bench_ai.py [--games N] [--normal P] [--hard P] [--section S ...] [--seconds-per-row T]
-       [--think SECONDS] [--heist-seed0 S] [--crew easy|normal|hard]
+       [--think SECONDS] [--heist-seed0 S] [--crew easy|normal|hard] [--heist-cash K]
        [--only TEXT] [--seed0 S]
 """
 
@@ -226,10 +226,12 @@ def mirror_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, 
 
 
 def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: str = "", seed0: int = 20_000,
-                  crew: str = "hard") -> None:  # fmt: skip
+                  crew: str = "hard", cash: int = 0) -> None:  # fmt: skip
     """A crew of four at ``crew``'s level on every heist (whose id contains ``only``): each game's line (unless
     easy), then per heist the wins, the rounds they came in, self-harm, the mean least work left
-    (``job_steps`` before the escape; 0 for a win) and decision times."""
+    (``job_steps`` before the escape; 0 for a win) and decision times. ``cash``: the crew record's cash in $k
+    (a new crew has none, so nothing to buy in the shop)."""
+    options = {"campaign": {"*": {"cash": cash}}} if cash else None
     rs = RULESETS["heist"]
     seats = rs.seats[:4]
     level = level_budget(crew, "heist", budgets[crew].playouts if crew in budgets else None)
@@ -248,7 +250,8 @@ def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: 
         for i in range(games):
             if i and time.perf_counter() - start > seconds:
                 break
-            game = play("heist", s.id, {seat: crew for seat in seats}, seed0 + i, budgets, tally, watch=least)
+            game = play("heist", s.id, {seat: crew for seat in seats}, seed0 + i, budgets, tally, options,
+                        watch=least)  # fmt: skip
             if crew != "easy":
                 print(f"  heist/{s.id} seed {seed0 + i}: round {game.state.round}, {len(game.log)} commands, "
                       f"{game.outcome.reason if game.outcome else 'no outcome (command cap)'}", flush=True)  # fmt: skip
@@ -414,6 +417,9 @@ def main() -> None:
     ap.add_argument("--seed0", type=int, default=10_000, help="vs and mirror: the first game's seed")
     ap.add_argument("--heist-seed0", type=int, default=20_000, help="heist: the first game's seed")
     ap.add_argument("--crew", default="hard", choices=list(LEVELS), help="heist: the crew's level")
+    ap.add_argument(
+        "--heist-cash", type=int, default=0, help="heist: the crew record's cash in $k (default 0)"
+    )
     ap.add_argument("--think", type=float, default=None,
                     help="cap each search decision at this many seconds, as the bot does (default: none, so "
                          "games replay exactly)")  # fmt: skip
@@ -440,7 +446,8 @@ def main() -> None:
         rows = [r for r in mirror_rows() if args.only in r[0]]
         run_rows(rows, args.games, budgets, args.seconds_per_row, args.seed0)
     if "heist" in sections:
-        heist_section(args.games, budgets, args.seconds_per_row, args.only, args.heist_seed0, args.crew)
+        heist_section(args.games, budgets, args.seconds_per_row, args.only, args.heist_seed0, args.crew,
+                      args.heist_cash)  # fmt: skip
 
 
 if __name__ == "__main__":

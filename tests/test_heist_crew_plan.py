@@ -4,7 +4,7 @@ no noise made for nothing."""
 
 from __future__ import annotations
 
-from engine import Game
+from engine import Game, new_game
 from engine.rulesets.heist import policy as P
 from engine.rulesets.heist import rounds as RD
 from engine.rulesets.heist import rules as R
@@ -298,3 +298,29 @@ def test_nobody_starts_behind_a_door_only_a_keycard_opens() -> None:
     assert R.nbrs(st, "e1") == ["e2"] and R.sealed(st, "e2")
     _played, starts = plan_with_the_policy("the_hospitality_job")
     assert "e1" not in starts.values()
+
+
+def test_a_crew_that_must_crack_a_safe_with_no_tools_about_buys_a_plasma_torch() -> None:
+    # The Marathon Job asks for its safe (e2) and lays no Safecracking Tools or Plasma Torch on the map;
+    # the safe opens to nothing else. Before, the policy never bought anything.
+    seats = dict.fromkeys(SEATS4)
+    game = new_game(
+        "heist", scenario="the_marathon_job", seed=5, seats=seats, options={"campaign": {"*": {"cash": 10}}}
+    )
+    st = state(game)
+    assert P.tools_needed(st)
+    seat = game.next_bot_seat()
+    assert seat is not None
+    assert game.bot_command(seat).text == "buy plasma_torch"
+    played = []
+    while state(game).phase == "plan":
+        seat = game.next_bot_seat()
+        assert seat is not None
+        command = game.bot_command(seat)
+        played.append(command.text)
+        game.apply(seat, command)
+    assert played.count("buy plasma_torch") == 1 and not P.tools_needed(st)
+    holder = next(p for p in st.players.values() if "plasma_torch" in p.items)
+    assert P.crew_goals(st)[holder.seat] == {"e2"}  # the torch goes to the safe
+    broke = state(new_game("heist", scenario="the_marathon_job", seed=5, seats=seats))  # a new crew: $0
+    assert P.tools_needed(broke) and broke.team_cash == 0
