@@ -260,7 +260,8 @@ def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: 
         times = sorted(tally.decision_ms) or [0.0]
         print(f"heist/{s.id:<28} {crew} crew: won {won}/{tally.games}  rounds of wins {tally.rounds}  "
               f"self-harm (busted by own command) {tally.harm}  least work left {statistics.mean(least):.1f}  "
-              f"decisions median {pct(times, 50):.0f} ms p95 {pct(times, 95):.0f} ms", flush=True)  # fmt: skip
+              f"decisions median {pct(times, 50):.0f} ms p95 {pct(times, 95):.0f} ms, "
+              f"{tally.playouts / max(1, len(tally.decision_ms)):.0f} playouts a decision", flush=True)  # fmt: skip
     print(f"heist {crew} crews: {total} wins in all", flush=True)
 
 
