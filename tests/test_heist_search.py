@@ -3,6 +3,7 @@ keycards), the event deck kept, and the crew kept out of jail; the easy policy h
 
 from __future__ import annotations
 
+from engine import new_game
 from engine.ai.levels import level_budget
 from engine.ai.search import Searcher, searched_commands
 from engine.core import Outcome
@@ -223,3 +224,15 @@ def test_calling_the_escape_before_the_way_in_is_open_counts_as_giving_the_job_u
     working = S.job_steps(st)[0]
     st.escape_called = True
     assert S.job_steps(st)[0] <= working
+
+
+def test_the_search_never_sells_what_the_team_owns() -> None:
+    # The search weighs neither cash nor items: a Plasma Torch bought for the safe could be sold for nothing.
+    seats = {s: None for s in SEATS4}
+    game = new_game(
+        "heist", scenario="the_marathon_job", seed=5, seats=seats, options={"campaign": {"*": {"cash": 10}}}
+    )
+    game.apply("p1", "buy plasma_torch")
+    options = game.legal_commands("p1")
+    assert "sell plasma_torch" in {c.text for c in options}  # a player may still sell it
+    assert not any(c.verb == "sell" for c in searched_commands(game.ruleset, state(game), "p1"))

@@ -286,12 +286,14 @@ class Heist(Ruleset):
         """``options`` less the commands that change nothing or only undo another, which a search would
         weigh like moves and could play for ever: ``deck`` (reading the event deck), a new ``start`` once
         one is chosen (start b1, start c7, start b1...), dropping loot where the character stands (take,
-        drop, take...) and taking loot back from the NPC (give, take back, give...). Players may still."""
+        drop, take...) and taking loot back from the NPC (give, take back, give...); and ``sell``: the
+        search weighs neither cash nor items, so it would sell what the team owns (a Plasma Torch bought for
+        the safe, buy, sell, buy...) for nothing. Players may still."""
         chosen = bool(state.players[seat].pos)
         return [
             c
             for c in options
-            if c.verb != "deck"
+            if c.verb not in ("deck", "sell")
             and not (c.verb == "start" and chosen)
             and not (c.verb == "drop" and len(c.args) == 1)
             and not (c.verb == "take" and c.args[-1:] == ("npc",))
