@@ -1,6 +1,9 @@
-"""The heist policy plans for the whole crew: one character per place the job needs, a tunnel where it
-shortens the way in, the way past a keycard door found, the Side Channel's guide kept for the USB key, and
-no noise made for nothing."""
+"""The heist policy plans for the whole crew: one character per place the job needs (by each one's own plan
+once under way), every planning token placed, a tunnel where it shortens the way in, the way past a keycard
+door found and the keycard carried to it, no start behind such a door, the Side Channel's guide kept for the
+USB key, a Plasma Torch bought when the safe needs one; and it paces the heist: no noise made for nothing or
+for ideas alone, nobody turning back near the end who can still get out, and any chance taken in the escape
+for loot the job needs."""
 
 from __future__ import annotations
 
