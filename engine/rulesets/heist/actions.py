@@ -132,7 +132,7 @@ def can_crack(st: HeistState, p: Player) -> bool:
     """🔓 may become 🧩: on the safe with Safecracking tools or a Plasma torch, or next to a torch-bearer on it."""
     if "U" not in p.left:
         return False
-    mine = {"safecracking_tools", "plasma_torch"} & set(p.items)
+    mine = set(R.SAFE_TOOLS) & set(p.items)
     if mine and on_safe(st, p):
         return True
     for q in R.in_play(st):

@@ -117,17 +117,14 @@ def job_done(st: HeistState) -> bool:
     return True
 
 
-SAFE_TOOLS = ("safecracking_tools", "plasma_torch")  # a safe opens only to these
-
-
 def tools_needed(st: HeistState) -> bool:
     """True when the objective asks for the safe and nobody in the crew carries the tools it opens to, nor
     do any lie on the map: someone must buy them (only the Plasma Torch is sold from the start)."""
     if not R.heist(st).objective.safe or "safe_open" in st.flags:
         return False
-    if any(set(SAFE_TOOLS) & set(q.items) for q in st.players.values()):
+    if any(set(R.SAFE_TOOLS) & set(q.items) for q in st.players.values()):
         return False
-    return not any(f"item:{i}" in t.loot for t in st.tiles.values() for i in SAFE_TOOLS)
+    return not any(f"item:{i}" in t.loot for t in st.tiles.values() for i in R.SAFE_TOOLS)
 
 
 def _opened_by(st: HeistState, tiles: set[str]) -> set[str]:
@@ -317,7 +314,7 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
     taken: set[str] = set()
     # The safe opens only to its tools: whoever carries them takes it (the one nearest, if several do).
     safes = sorted(n for n in places if "safe" in st.tiles[n].marks)
-    holders = [i for i, p in enumerate(free) if set(SAFE_TOOLS) & set(p.items)]
+    holders = [i for i, p in enumerate(free) if set(R.SAFE_TOOLS) & set(p.items)]
     if safes and holders:
         _c, i, n = min((cost(free[i], n), i, n) for i in holders for n in safes)
         goals[free[i].seat] = {n}
@@ -594,9 +591,9 @@ def searching(st: HeistState) -> bool:
 def plan_weights(st: HeistState, p: Player, options: list[Command], weights: list[int]) -> list[int]:
     """Planning: start near the goal, plan the route there and back, then get ready."""
     starts = [c.args[0] for c in options if c.verb == "start"]
-    if tools_needed(st) and any(c.verb == "buy" and c.args[0] in SAFE_TOOLS for c in options):
+    if tools_needed(st) and any(c.verb == "buy" and c.args[0] in R.SAFE_TOOLS for c in options):
         # The Marathon Job and The Final Score Part 1 ask for their safe and lay no tools on the map.
-        return [100 if c.verb == "buy" and c.args[0] in SAFE_TOOLS else 0 for c in options]
+        return [100 if c.verb == "buy" and c.args[0] in R.SAFE_TOOLS else 0 for c in options]
     tunnel = best_tunnel(st, [c.args[0] for c in options if c.verb == "tunnel"])
     if tunnel is not None:  # open the way in first: everyone may start there
         return [100 if c.verb == "tunnel" and c.args[0] == tunnel else 0 for c in options]

@@ -45,6 +45,10 @@ TRACKS = {3: (TRACK_3, 30), 4: (TRACK_4, 40)}
 REMOTE = {"server_x": "remote_lock_x", "server_y": "remote_lock_y"}
 SEALS = ("remote_lock_x", "remote_lock_y", "keycard_door")  # tile marks that shut a tile until opened
 BANKED_LATE = ("keycard", "usb")  # tools: they stay on their carrier until the heist ends
+SAFE_TOOLS = (
+    "safecracking_tools",
+    "plasma_torch",
+)  # the only cards that give 🧩: a safe opens to nothing else
 
 
 def C() -> HeistContent:
