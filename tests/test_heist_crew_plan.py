@@ -327,3 +327,25 @@ def test_a_crew_that_must_crack_a_safe_with_no_tools_about_buys_a_plasma_torch()
     assert P.crew_goals(st)[holder.seat] == {"e2"}  # the torch goes to the safe
     broke = state(new_game("heist", scenario="the_marathon_job", seed=5, seats=seats))  # a new crew: $0
     assert P.tools_needed(broke) and broke.team_cash == 0
+
+
+def test_the_guard_holding_the_character_is_punched_before_one_beside_it() -> None:
+    # The Inclusion Job (seed 20000): a locksmith held by a guard on d4, a jewel on d3, punched the guard on
+    # e5 instead, and the punch's step went nowhere.
+    game = game_for("the_inclusion_job", SEATS4)
+    skip_planning(
+        game, {"p1": "i3", "p2": "f9", "p3": "f9", "p4": "i5"}, {"p1": ["h3", "g3", "f4", "e4", "d4", "d3"]}
+    )
+    st = state(game)
+    p = st.players["p1"]
+    p.pos = "d4"
+    for tile in ("d4", "e5", "c4", "d3"):
+        st.tiles[tile].chits.clear()
+        st.tiles[tile].unknown = False
+    put(st, "d4", "guard")
+    put(st, "e5", "guard")
+    p.action, p.left = "punch", "SM"
+    options = [c for c in game.legal_commands("p1") if c.verb == "subdue"]
+    assert {c.args[0] for c in options} == {"d4", "e5"}
+    weight = dict(zip((c.args[0] for c in options), P.bot_weights(st, "p1", options), strict=True))
+    assert weight["d4"] > weight["e5"] > 0

@@ -3,6 +3,8 @@ keycards), the event deck kept, and the crew kept out of jail; the easy policy h
 
 from __future__ import annotations
 
+import pytest
+
 from engine import new_game
 from engine.ai.levels import level_budget
 from engine.ai.search import Searcher, searched_commands
@@ -11,7 +13,7 @@ from engine.rulesets.heist import policy as P
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist import search as S
 from engine.rulesets.heist.state import Chit, HeistState
-from tests.heist_helpers import SEATS4, game_for, skip_planning, state
+from tests.heist_helpers import SEATS4, game_for, put, skip_planning, started, state
 
 # The Dark Horse Job: the documents lie on i1 behind remote lock Y; server Y (f4) lies behind remote lock X
 # (e4), whose server is f1. Exits b1, c7, i7.
@@ -236,3 +238,37 @@ def test_the_search_never_sells_what_the_team_owns() -> None:
     options = game.legal_commands("p1")
     assert "sell plasma_torch" in {c.text for c in options}  # a player may still sell it
     assert not any(c.verb == "sell" for c in searched_commands(game.ruleset, state(game), "p1"))
+
+
+def test_each_missing_jewel_counts_the_walk_of_its_own_fetcher() -> None:
+    # The Inclusion Job wants three jewels (d3, c5, d7). Counted as the one nearest fetch three times over, a
+    # second character walking to its own jewel changed nothing; a hard crew (seed 20000) crept at two steps
+    # a round and lost.
+    game, st = started(seats=SEATS4, pos={"p1": "i3", "p2": "f9", "p3": "f9", "p4": "i5"})
+    for jewel in ("d3", "c5", "d7"):
+        st.tiles[jewel].loot.append("jewel")
+    for p in st.players.values():
+        p.plans = sorted(set(st.tiles) - R.exits(st))
+    st.players["p1"].pos = "e3"  # one step from d3
+    before = S.job_steps(st)[0]
+    st.players["p2"].pos = "e7"  # another character one step from another jewel
+    assert S.job_steps(st)[0] < before
+    st.players["p1"].loot.append("jewel")  # a jewel in hand: only its walk out is left
+    st.tiles["d3"].loot.remove("jewel")
+    st.players["p1"].pos = "d3"
+    assert S.job_steps(st)[0] < before
+
+
+def test_a_guard_holding_a_character_counts_until_subdued() -> None:
+    # A hard crew's locksmith on The Inclusion Job (seed 20000), held by a guard next to a jewel, punched a
+    # guard on the next tile instead: to the evaluation its own guard cost nothing.
+    game, st = started(seats=SEATS4, pos={"p1": "i3", "p2": "f9", "p3": "f9", "p4": "i5"})
+    for p in st.players.values():
+        p.plans = sorted(set(st.tiles) - R.exits(st))
+    st.players["p1"].pos = "e6"
+    st.players["p1"].loot.append("jewel")
+    free = S.job_steps(st)[0]
+    put(st, "e6", "guard")
+    assert S.job_steps(st)[0] == pytest.approx(free + 1 / 3)  # one subdue before its third of the walks
+    st.tiles["e6"].chits[-1].active = False
+    assert S.job_steps(st)[0] == free

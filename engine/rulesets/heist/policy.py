@@ -395,6 +395,8 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
                 loud_for_little.append(i)
         elif c.verb == "done":
             weights[i] = -1  # decided below, once the other options are weighed
+        elif c.verb in ("subdue", "unlock"):
+            weights[i] = clearing_weight(st, p, c, d, here)
         elif c.verb == "escape":
             weights[i] = 60 if done_job or len(st.deck) <= 2 else 0
         elif c.verb == "take":
@@ -417,6 +419,17 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
         (w for c, w in zip(options, weights, strict=True) if c.verb not in ("done", "npc")), default=0
     )
     return [(1 if best_other >= 10 else 50) if w == -1 else w for w in weights]
+
+
+def clearing_weight(st: HeistState, p: Player, c: Command, d: dict[str, int], here: int) -> int:
+    """A 👊 or 🔓 sub-action's weight: most for the guard holding the character or the obstacle on its next
+    step, then a guard holding a crewmate, then anything else (it may still be on someone's way)."""
+    target = c.args[0] if c.args else p.pos
+    if target == p.pos or d.get(target, 999) < here:
+        return 30
+    if c.verb == "subdue" and any(q.pos == target for q in R.in_play(st) if q.seat != p.seat):
+        return 20
+    return VERB_WEIGHTS[c.verb]
 
 
 def plan_distances(st: HeistState, p: Player, goal: set[str]) -> dict[str, int]:

@@ -15,6 +15,7 @@ import heapq
 
 from engine.ai.copying import flat, plain, rng_copy
 from engine.dice import Rng
+from engine.rulesets.heist import actions as A
 from engine.rulesets.heist import policy as P
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.state import HeistState, Npc, Player, Tile
@@ -78,10 +79,13 @@ def _cost(st: HeistState, n: str) -> int:
     return 1 if t is None else 1 + P.hazard(st, n) + t.unknown
 
 
-def _walk(st: HeistState, sources: set[str], allowed: set[str] | None, *, outward: bool) -> dict[str, int]:
-    """Walking costs over the board as it stands, only through ``allowed`` tiles (None: anywhere).
-    ``outward``: from the sources to every tile; else from every tile to the nearest source."""
-    dist = {n: 0 for n in sources if R.alive(st, n) and (allowed is None or n in allowed)}
+def _walk(
+    st: HeistState, sources: set[str], allowed: set[str] | None, *, outward: bool, start: int = 0
+) -> dict[str, int]:
+    """Walking costs over the board as it stands, only through ``allowed`` tiles (None: anywhere), from
+    ``start`` at the sources. ``outward``: from the sources to every tile; else from every tile to the
+    nearest source."""
+    dist = {n: start for n in sources if R.alive(st, n) and (allowed is None or n in allowed)}
     heap = [(0, n) for n in sorted(dist)]
     while heap:
         d, cur = heapq.heappop(heap)
@@ -109,12 +113,16 @@ class _Walks:
         self.frm: list[dict[str, int]] = []
         self.out_of: list[dict[str, int]] = []
         self.by_seat: dict[str, int] = {}
+        self.held: list[int] = []
         for p in R.in_play(st):
             if not p.pos:
                 continue
             allowed = None if st.phase == "escape" else set(p.plans) | exits | {p.pos}
             self.by_seat[p.seat] = len(self.frm)
-            self.frm.append(_walk(st, {p.pos}, allowed, outward=True))
+            # A guard on the character's own tile holds it there: one subdue each before its first step.
+            held = 0 if A.can_leave(st, p) else R.guards(st, p.pos)
+            self.held.append(held)
+            self.frm.append(_walk(st, {p.pos}, allowed, outward=True, start=held))
             self.out_of.append(_walk(st, exits, allowed, outward=False))
         self.free_out = _walk(st, exits, None, outward=False)
 
@@ -122,7 +130,7 @@ class _Walks:
         """From where ``seat``'s character stands to the nearest exit."""
         i = self.by_seat.get(seat)
         pos = self.st.players[seat].pos
-        return FAR if i is None else min(FAR, self.out_of[i].get(pos, FAR))
+        return FAR if i is None else min(FAR, self.held[i] + self.out_of[i].get(pos, FAR))
 
     def npc_out(self, n: str) -> int:
         """From ``n`` to the nearest exit, anywhere (NPCs need no plan)."""
@@ -146,6 +154,34 @@ class _Walks:
             for n in tiles:
                 best = min(best, frm.get(n, FAR) + out.get(n, FAR))
         return best + self.open(tiles)
+
+    def fetch_each(self, tiles: dict[str, int], k: int) -> float:
+        """The walks of ``k`` pieces of loot lying on ``tiles`` (tile -> pieces there) fetched and carried out,
+        each by a different character where there are enough (the cheapest pairs first; a piece nobody
+        is left for costs a trip from the nearest exit and back), plus opening their way once."""
+        live = {n: c for n, c in tiles.items() if R.alive(self.st, n)}
+        if not live:
+            return 2.0 * FAR * k
+        pairs = sorted(
+            (frm.get(n, FAR) + out.get(n, FAR), i, n)
+            for i, (frm, out) in enumerate(zip(self.frm, self.out_of, strict=True))
+            for n in live
+        )
+        total = 0.0
+        used: set[int] = set()
+        for cost, i, n in pairs:
+            if k == 0:
+                break
+            if i in used or not live[n]:
+                continue
+            used.add(i)
+            live[n] -= 1
+            total += min(cost, 2 * FAR)
+            k -= 1
+        for _ in range(k):
+            left = [n for n, c in live.items() if c] or list(tiles)
+            total += min(2 * FAR, min(2 * self.free_out.get(n, FAR) for n in left))
+        return total + self.open(set(tiles))
 
     def open(self, tiles: set[str]) -> int:
         """The walks to the servers and keycards that open ``tiles`` (:func:`policy.opener_steps`); out of
@@ -186,11 +222,12 @@ def job_steps(st: HeistState) -> tuple[float, int]:
         missing -= len(carried)
         if missing <= 0:
             continue
-        where = {n for n, t in st.tiles.items() if (kind in t.loot or (kind == "cash" and t.cash))}
+        where = {n: (t.cash if kind == "cash" else t.loot.count(kind)) for n, t in st.tiles.items()}
+        where = {n: c for n, c in where.items() if c}
         if o.safe and "safe_open" not in st.flags and kind == "docs":
-            where = set()
+            where = {}
         if where:
-            steps += missing * w.fetch(where) / need
+            steps += w.fetch_each(where, missing) / need
         else:  # not on the board yet: from the safe, or somewhere in the unknown tiles
             unknown = {n for n, t in st.tiles.items() if t.unknown}
             if w.running:  # nothing more is revealed or cracked
