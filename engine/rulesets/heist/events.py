@@ -44,7 +44,7 @@ def resolve(st: HeistState, card: str, ev: list[Event]) -> None:
 # --- helpers ------------------------------------------------------------------------------------------
 
 
-def near(st: HeistState, p: Player) -> list[str]:
+def near(st: HeistState, p: Player) -> tuple[str, ...]:
     """The tiles next to a character."""
     return R.nbrs(st, p.pos)
 

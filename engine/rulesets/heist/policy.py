@@ -36,7 +36,7 @@ def hazard(st: HeistState, n: str) -> int:
     return cost
 
 
-Adjacency = dict[str, list[str]]
+Adjacency = dict[str, tuple[str, ...]]
 
 
 def adjacency(st: HeistState) -> Adjacency:

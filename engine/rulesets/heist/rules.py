@@ -112,23 +112,41 @@ def outdoors(st: HeistState, p: Player) -> bool:
     return p.pos in exits(st)
 
 
-def nbrs(st: HeistState, n: str) -> list[str]:
+def nbrs(st: HeistState, n: str) -> tuple[str, ...]:
     """The tiles on the board now that share a side with ``n``."""
-    # :func:`alive` inlined: this is the heist's hottest function (every walk the policy and search make).
+    # The heist's hottest function (every walk the policy and search make): the neighbours of every tile
+    # are worked out once per board as it stands (the heist's map, tiles removed, exits and doors opened).
+    key = (st.heist, tuple(st.removed), tuple(st.exits), tuple(st.doors.items()))
+    table = _NEIGHBOURS.get(key)
+    if table is None:
+        if len(_NEIGHBOURS) > 4096:
+            _NEIGHBOURS.clear()
+        table = _NEIGHBOURS[key] = _neighbours(st)
+    return table.get(n, ())
+
+
+_NEIGHBOURS: dict[tuple[object, ...], dict[str, tuple[str, ...]]] = {}
+
+
+def _neighbours(st: HeistState) -> dict[str, tuple[str, ...]]:
     b = board(st)
-    near: list[str] = []
-    for m in b.nbrs.get(n, ()):
-        t = b.tiles.get(m)
-        if t is None:
-            if m in st.doors:
+    out: dict[str, tuple[str, ...]] = {}
+    for n in {*b.nbrs, *st.doors}:
+        near: list[str] = []
+        for m in b.nbrs.get(n, ()):
+            t = b.tiles.get(m)
+            if t is None:
+                if m in st.doors:
+                    near.append(m)
+            elif m not in st.removed and (t.kind != "tunnel" or m in st.exits):
                 near.append(m)
-        elif m not in st.removed and (t.kind != "tunnel" or m in st.exits):
-            near.append(m)
-    if st.doors:  # entrances laid in gaps border only the hex they face
-        if n in st.doors:
-            return [st.doors[n]]
-        near += [gap for gap, face in st.doors.items() if face == n]
-    return near
+        if st.doors:  # entrances laid in gaps border only the hex they face
+            if n in st.doors:
+                near = [st.doors[n]]
+            else:
+                near += [gap for gap, face in st.doors.items() if face == n]
+        out[n] = tuple(near)
+    return out
 
 
 def cell_of(st: HeistState, n: str) -> H.Cell:

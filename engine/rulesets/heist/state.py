@@ -187,8 +187,12 @@ class HeistState:
 
 
 def _plain(v: Any) -> Any:
+    if isinstance(v, (str, int, bool)) or v is None:
+        return v
     if isinstance(v, (Player, Tile, Chit, Npc)):
-        return {f.name: _plain(getattr(v, f.name)) for f in fields(v)}
+        # Every field of these dataclasses is in the instance's __dict__ (no slots, no class defaults
+        # shadowing), and reading it is several times cheaper than dataclasses.fields().
+        return {k: _plain(x) for k, x in vars(v).items()}
     if isinstance(v, dict):
         return {k: _plain(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
