@@ -298,7 +298,7 @@ def test_nobody_starts_behind_a_door_only_a_keycard_opens() -> None:
     # Nearest over the board to the tiles to search, two characters started there and stood outside all
     # heist.
     st = state(game_for("the_hospitality_job", SEATS4))
-    assert R.nbrs(st, "e1") == ["e2"] and R.sealed(st, "e2")
+    assert R.nbrs(st, "e1") == ("e2",) and R.sealed(st, "e2")
     _played, starts = plan_with_the_policy("the_hospitality_job")
     assert "e1" not in starts.values()
 
