@@ -7,6 +7,8 @@ fits on a shared machine; the figures printed say which budget was used).
 Sections (``--section``, repeatable; default all):
 - ``vs``: normal and hard against easy and against random, each side of ESCAPE and Escape Path (every
   scenario) and Skirm (its games go through every mission and squad pairing in turn);
+- ``sides`` (not in the default run): the ``vs`` rows per ruleset and side, each row's games going through
+  the scenarios in turn, one line a game, so that runs with different ``--seed0`` add up;
 - ``mirror``: hard on both sides per ESCAPE scenario and per Skirm faction (each faction's ready squad
   against every faction's, both seatings);
 - ``heist``: a crew of hard players (``--crew`` for another level) on every heist: success rate, round of each
@@ -206,6 +208,41 @@ def vs_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, Any]
                             (f"{where} {seat}={level} vs {foe}", ruleset, scenario, players, None, seat)
                         )
     return rows
+
+
+def sides_section(games: int, budgets: dict[str, Budget], only: str = "", seed0: int = 10_000) -> None:
+    """The vs rows per ruleset and side rather than per scenario: a row's games go through the ruleset's
+    scenarios in turn (Skirm's through :func:`skirm_rotation`), game ``i`` with seed ``seed0 + i``, so runs
+    with other ``--seed0`` add up. One line a game (its scenario and result), then the row's line."""
+    for ruleset in ("escape", "skirm", "escapepath"):
+        rs = RULESETS[ruleset]
+        scenarios = [s.id for s in rs.scenarios()]
+        for level in ("normal", "hard"):
+            for foe in ("easy", "random"):
+                for seat in rs.seats:
+                    label = f"{ruleset} {seat}={level} vs {foe}"
+                    if only not in label:
+                        continue
+                    players = {s: (level if s == seat else foe) for s in rs.seats}
+                    tally = Tally()
+                    for i in range(games):
+                        seed = seed0 + i
+                        before = (tally.wins[seat], tally.draws)
+                        if ruleset == "skirm":
+                            scenario, options = skirm_rotation(seed - 10_000)
+                            play(ruleset, scenario, players, seed, budgets, tally, options)
+                        else:
+                            scenario = scenarios[(seed - 10_000) % len(scenarios)]
+                            play(ruleset, scenario, players, seed, budgets, tally)
+                        result = (
+                            "won"
+                            if tally.wins[seat] > before[0]
+                            else "drew"
+                            if tally.draws > before[1]
+                            else "lost"
+                        )
+                        print(f"  {label} seed {seed} {scenario}: {result}", flush=True)
+                    print(line(label + " (all scenarios)", tally, seat), flush=True)
 
 
 def mirror_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, Any] | None, str]]:
@@ -443,6 +480,8 @@ def main() -> None:
     if "vs" in sections:
         rows = [r for r in vs_rows() if args.only in r[0]]
         run_rows(rows, args.games, budgets, args.seconds_per_row, args.seed0)
+    if "sides" in sections:
+        sides_section(args.games, budgets, args.only, args.seed0)
     if "mirror" in sections:
         rows = [r for r in mirror_rows() if args.only in r[0]]
         run_rows(rows, args.games, budgets, args.seconds_per_row, args.seed0)
