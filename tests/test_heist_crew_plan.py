@@ -349,3 +349,27 @@ def test_the_guard_holding_the_character_is_punched_before_one_beside_it() -> No
     assert {c.args[0] for c in options} == {"d4", "e5"}
     weight = dict(zip((c.args[0] for c in options), P.bot_weights(st, "p1", options), strict=True))
     assert weight["d4"] > weight["e5"] > 0
+
+
+def test_loot_is_handed_on_to_a_crewmate_who_can_still_carry_it_nearer_an_exit_this_round() -> None:
+    # The Dark Horse Job: p1 has brought the documents back down to h4; p2, on h4 too, planned the way on
+    # to exit i7 and has yet to act. Handing them over lets them travel p2's moves as well this round.
+    game = game_for("the_dark_horse_job", SEATS4)
+    skip_planning(game, {"p1": "i7", "p2": "i7", "p3": "b1", "p4": "b1"},
+                  {"p1": ["h6", "h5", "h4", "i3", "h2", "i1"], "p2": ["h6", "h5", "h4"]})  # fmt: skip
+    st = state(game)
+    p1, p2 = st.players["p1"], st.players["p2"]
+    p1.pos = p2.pos = "h4"
+    p1.plans = ["i3", "h2", "i1", "h4"]  # p1's plan no longer leads out from here
+    for tile in ("i1", "h4"):
+        st.tiles[tile].loot = [x for x in st.tiles[tile].loot if x != "docs"]
+    p1.loot.append("docs")
+    give = [c for c in game.legal_commands("p1") if c.verb == "give" and c.args == ("docs", "p2")]
+    assert give and P.bot_weights(st, "p1", give)[0] > 0
+    p2.action = "walk"  # p2 has acted this round: it cannot carry them any further now
+    assert P.bot_weights(st, "p1", give)[0] == 0
+    p2.action = ""
+    p1.loot.remove("docs")
+    p2.loot.append("docs")
+    back = [c for c in game.legal_commands("p2") if c.verb == "give" and c.args == ("docs", "p1")]
+    assert back and P.bot_weights(st, "p2", back)[0] == 0  # never back to the one further from the way out

@@ -395,6 +395,8 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
                 loud_for_little.append(i)
         elif c.verb == "done":
             weights[i] = -1  # decided below, once the other options are weighed
+        elif c.verb == "give":
+            weights[i] = relay_weight(st, p, c)
         elif c.verb in ("subdue", "unlock"):
             weights[i] = clearing_weight(st, p, c, d, here)
         elif c.verb == "escape":
@@ -419,6 +421,24 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
         (w for c, w in zip(options, weights, strict=True) if c.verb not in ("done", "npc")), default=0
     )
     return [(1 if best_other >= 10 else 50) if w == -1 else w for w in weights]
+
+
+def relay_weight(st: HeistState, p: Player, c: Command) -> int:
+    """Handing loot the objective wants to a crewmate on the same tile who has yet to act this round and
+    whose plan reaches an exit in fewer steps: it carries the loot on now, so the loot travels two
+    characters' moves in one round. Anything else is not handed over (giving back and forth goes
+    nowhere)."""
+    what, to = c.args[0], c.args[1]
+    q = st.players.get(to)
+    if q is None or what not in wanted(st) or q.action or q.done:
+        return 0
+    outs = R.exits(st)
+
+    def out_steps(who: Player) -> int:
+        reach = plan_reach(st, who)
+        return min((reach[e] for e in outs if e in reach), default=999)
+
+    return 45 if out_steps(q) < out_steps(p) else 0
 
 
 def clearing_weight(st: HeistState, p: Player, c: Command, d: dict[str, int], here: int) -> int:
