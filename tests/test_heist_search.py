@@ -272,3 +272,23 @@ def test_a_guard_holding_a_character_counts_until_subdued() -> None:
     assert S.job_steps(st)[0] == pytest.approx(free + 1 / 3)  # one subdue before its third of the walks
     st.tiles["e6"].chits[-1].active = False
     assert S.job_steps(st)[0] == free
+
+
+def test_the_search_calls_the_escape_only_with_the_job_done_or_the_deck_nearly_out() -> None:
+    # A hard crew on The Greedy Prisoner (seed 20011) called the escape in round 3 with nothing done: to the
+    # evaluation a hopeless job was no worse for giving up, and the call ends the heist for every seat.
+    game = game_for("the_dark_horse_job", SEATS4)
+    skip_planning(game, START, {"p1": ROUTE})
+    st = state(game)
+    assert "escape" in {c.verb for c in game.legal_commands("p1")}  # a player may call it at any time
+
+    def searched() -> set[str]:
+        return {c.verb for c in searched_commands(game.ruleset, st, "p1")}
+
+    assert "escape" not in searched()
+    st.deck = st.deck[: P.LAST_CARDS]
+    assert "escape" in searched()
+    st.deck = list(R.heist(st).event_deck)
+    st.tiles["i1"].loot.remove("docs")
+    st.hauled["docs"] = 1  # the documents are out: the job is done
+    assert P.job_done(st) and "escape" in searched()

@@ -14,6 +14,8 @@ from engine.core import Command
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.state import HeistState, Player
 
+# With this many event cards left (or fewer), the crew may call the escape though the job is unfinished.
+LAST_CARDS = 2
 VERB_WEIGHTS = {
     "plan": 1, "unplan": 0, "start": 1, "tunnel": 1, "buy": 0, "sell": 0, "ready": 1, "act": 5,
     "move": 1, "unlock": 10, "subdue": 10, "disable": 8, "reveal": 4, "idea": 10, "loot": 10, "crack": 40,
@@ -400,7 +402,7 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
         elif c.verb in ("subdue", "unlock"):
             weights[i] = clearing_weight(st, p, c, d, here)
         elif c.verb == "escape":
-            weights[i] = 60 if done_job or len(st.deck) <= 2 else 0
+            weights[i] = 60 if done_job or len(st.deck) <= LAST_CARDS else 0
         elif c.verb == "take":
             weights[i] = 40
         elif c.verb == "npc":

@@ -11,13 +11,13 @@ from engine.ruleset import Chooser, OptionSpec, Ruleset, SetupOptions, register
 from engine.rulesets.heist import actions as A
 from engine.rulesets.heist import campaign as K
 from engine.rulesets.heist import hints as H
+from engine.rulesets.heist import policy as P
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist import sampler
 from engine.rulesets.heist import search as search_hooks
 from engine.rulesets.heist.board import build
 from engine.rulesets.heist.content import load_content
 from engine.rulesets.heist.help import HELP
-from engine.rulesets.heist.policy import bot_weights
 from engine.rulesets.heist.present import scene, seat_colours, text_board, view
 from engine.rulesets.heist.state import Chit, HeistState, Npc, Player, Tile
 from engine.scene import Scene
@@ -226,7 +226,7 @@ class Heist(Ruleset):
 
     def bot_weights(self, state: Any, seat: str, options: list[Command]) -> list[int] | None:
         """Preferences for a game-controlled thief: plan a route to the loot, follow it, get out."""
-        return bot_weights(state, seat, options)
+        return P.bot_weights(state, seat, options)
 
     def option_specs(self, scenario: str) -> list[OptionSpec]:
         """Each seat picks a crew member: a pre-built character (or a named one from the crew, typed)."""
@@ -288,12 +288,17 @@ class Heist(Ruleset):
         one is chosen (start b1, start c7, start b1...), dropping loot where the character stands (take,
         drop, take...) and taking loot back from the NPC (give, take back, give...); and ``sell``: the
         search weighs neither cash nor items, so it would sell what the team owns (a Plasma Torch bought for
-        the safe, buy, sell, buy...) for nothing. Players may still."""
+        the safe, buy, sell, buy...) for nothing; and calling the ``escape`` while the job is unfinished and
+        more than :data:`policy.LAST_CARDS` event cards are left: the evaluation sees a hopeless job as no
+        worse for giving up, so a bot seat called the escape in round 3 with nothing done (The Greedy
+        Prisoner, seed 20011), ending the heist for its human crewmates too. Players may still."""
         chosen = bool(state.players[seat].pos)
+        give_up = len(state.deck) > P.LAST_CARDS and not P.job_done(state)
         return [
             c
             for c in options
             if c.verb not in ("deck", "sell")
+            and not (c.verb == "escape" and give_up)
             and not (c.verb == "start" and chosen)
             and not (c.verb == "drop" and len(c.args) == 1)
             and not (c.verb == "take" and c.args[-1:] == ("npc",))
