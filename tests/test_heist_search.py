@@ -272,6 +272,12 @@ def test_a_guard_holding_a_character_counts_until_subdued() -> None:
     assert S.job_steps(st)[0] == pytest.approx(free + 1 / 3)  # one subdue before its third of the walks
     st.tiles["e6"].chits[-1].active = False
     assert S.job_steps(st)[0] == free
+    st.players["p1"].loot.remove("jewel")  # the jewel on d7, next to p1: the walk to fetch it is held too
+    st.tiles["d7"].loot.append("jewel")
+    st.tiles["e6"].chits[-1].active = True
+    held = S.job_steps(st)[0]
+    st.players["p1"].flags.append("slip")  # one who may slip past the guard is not held
+    assert held == pytest.approx(S.job_steps(st)[0] + 1 / 3)
 
 
 def test_the_search_calls_the_escape_only_with_the_job_done_or_the_deck_nearly_out() -> None:

@@ -86,7 +86,7 @@ def _walk(
     ``start`` at the sources. ``outward``: from the sources to every tile; else from every tile to the
     nearest source."""
     dist = {n: start for n in sources if R.alive(st, n) and (allowed is None or n in allowed)}
-    heap = [(0, n) for n in sorted(dist)]
+    heap = [(start, n) for n in sorted(dist)]
     while heap:
         d, cur = heapq.heappop(heap)
         if d > dist[cur]:
