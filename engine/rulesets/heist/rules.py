@@ -119,7 +119,7 @@ def nbrs(st: HeistState, n: str) -> tuple[str, ...]:
     key = (st.heist, tuple(st.removed), tuple(st.exits), tuple(st.doors.items()))
     table = _NEIGHBOURS.get(key)
     if table is None:
-        if len(_NEIGHBOURS) > 4096:
+        if len(_NEIGHBOURS) > 256:  # boards as they stand: a handful per heist in play
             _NEIGHBOURS.clear()
         table = _NEIGHBOURS[key] = _neighbours(st)
     return table.get(n, ())
