@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import RULESETS, Game, SetupError, new_game
-from engine.ai.levels import LEVELS, check_level
+from engine.ai.levels import LEVELS, check_level, level_budget
 from engine.ai.search import Budget, Searcher, searched_commands
 from engine.ai.selfplay import fast_random_game
 from engine.core import Command
@@ -216,6 +216,19 @@ def test_levels_easy_keeps_the_policy_and_search_levels_are_deterministic() -> N
     with pytest.raises(SetupError, match="bot level"):
         game.bot_command(seat, level="grandmaster")
     assert check_level(" Hard ") == "hard" and set(LEVELS) == {"easy", "normal", "hard"}
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_escape_path_searches_roll_out_one_activation_by_the_policy(level: str) -> None:
+    # Uniform rollouts left the search swarm little better than the policy alone (docs/ai.md's figures).
+    budget = level_budget(level, "escapepath")
+    assert budget is not None and budget.policy_rollouts and budget.depth == 6
+    if level == "normal":  # a decision with such rollouts: legal, and the same again
+        game = midgame("escapepath", 30)
+        seat = game.next_bot_seat()
+        assert seat is not None
+        played = game.bot_command(seat, level=level)
+        assert played in game.legal_commands(seat) and played == game.bot_command(seat, level=level)
 
 
 def test_bot_level_comes_from_the_game_options() -> None:
