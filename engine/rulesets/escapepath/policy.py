@@ -1,10 +1,9 @@
 """The game's own Escape Path player: a one-ply evaluation of every legal command, from public facts only
 (positions, facings, the map; never the dice to come).
 
-The swarm closes in along real paths as fast as it can, arcs of fire or not (a killed bogie comes back
-from the pool, so a shot costs it only time; keeping out of the arcs cost it games), prefers squares
-beside or behind a character (flanking, which also denies panic shots), attacks when it can, and never
-stands in a blast zone (the rules shut them).
+The swarm closes in along real paths while keeping out of the characters' arcs of fire, prefers squares
+beside or behind a character (flanking, which also denies panic shots), attacks when it can, brings new
+bogies on at entry points the team is not covering, and never stands in a blast zone (the rules shut them).
 The team heads for its escape point and objectives, shoots what it is likely to kill, throws bombs only
 when a short throw cannot hurt a friend, and keeps its arcs on the nearest threat.
 """
@@ -19,7 +18,7 @@ from engine.core import Command
 from engine.geometry.square import KING, Cell, chebyshev, parse_cell
 from engine.rulesets.escapepath import geometry as G
 from engine.rulesets.escapepath import rules as R
-from engine.rulesets.escapepath.board import occupancy, save_target, scen
+from engine.rulesets.escapepath.board import clear, occupancy, save_target, scen
 from engine.rulesets.escapepath.content import DIRS, Scenario
 from engine.rulesets.escapepath.state import SWARM, TEAM, Figure, PathState
 
@@ -67,6 +66,18 @@ def _cell(s: Scenario, text: str) -> Cell:
     return parse_cell(text, s.width, s.height)
 
 
+def _exposure(
+    st: PathState, c: Cell, chars: list[Figure], occ: dict[Cell, Figure], mover: Cell | None
+) -> int:
+    """How many characters could shoot square ``c`` (with the mover gone from where it stood)."""
+    n = 0
+    for ch in chars:
+        assert ch.pos is not None
+        if G.in_fire_arc(ch.pos, ch.facing, c) and clear(st, ch.pos, c, occ, ignore=mover):
+            n += 1
+    return n
+
+
 def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
     """A score per swarm option (higher is better)."""
     s = scen(st)
@@ -74,6 +85,7 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
     chars = [f for f in st.figures.values() if f.side == TEAM and f.status == "board"]
     targets = [c.pos for c in chars if c.pos is not None]
     dist = distances(s, targets) if targets else {}
+    exposure: dict[tuple[Cell, Cell | None], int] = {}  # (square, mover's square) -> characters covering it
     nearest: dict[Cell, Cell | None] = {}  # square -> the nearest character's
     out: list[float] = []
     for cmd in options:
@@ -112,9 +124,15 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
         )
         before = dist.get(f.pos, BIG) if f.pos else dist.get(dest, BIG) + 1
         after = dist.get(dest, BIG)
-        # No term for the characters' arcs: with one (20 a character covering the square), easy swarms
-        # won 36% of easy games, without it 79% (docs/ai.md).
-        score = 15.0 * (before - after) - 2.0 * after
+        # Many options end on the same square (every facing): exposures are worked out once per square.
+        if (dest, f.pos) not in exposure:
+            exposure[dest, f.pos] = _exposure(st, dest, chars, occ, f.pos)
+        expo = exposure[dest, f.pos]
+        # Judged against staying put: a bogie already in an arc gains by closing in, one hidden keeps hidden.
+        if f.pos and (f.pos, None) not in exposure:
+            exposure[f.pos, None] = _exposure(st, f.pos, chars, occ, None)
+        expo_before = exposure[f.pos, None] if f.pos else 0
+        score = 15.0 * (before - after) - 0.5 * after - 20.0 * (expo - expo_before)
         left = f.ap - 1 if v == "enter" else f.ap
         if v == "move":
             way = G.direction(f.pos, dest) if f.pos else None
@@ -126,9 +144,7 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
         if front is not None and front.side == TEAM and g % 2 == 0:
             score += 50.0 if left >= 1 else 15.0
             if not R.faces(front, dest):
-                # From behind or the side the bogie wins about 71% of fights, from the front 50%: a flank
-                # with a point left to strike beats a frontal attack now (100).
-                score += 50.0 if left >= 1 else 20.0
+                score += 20.0
         elif after == 1 and left >= 2:
             score += 25.0  # next to a character with points left to face it and strike
         if v == "enter":
