@@ -15,22 +15,31 @@ Sections (``--section``, repeatable; default all):
   win, the least work left;
 - ``speed``: state copies, random self-play games/s, playouts per second inside the search;
 - ``latency`` (not in the default run): p50/p99 of moves in other channels while hard bot seats think,
-  with the thinking in the process pool, in threads (holding the GIL), and with no bot at all.
+  with the thinking in the process pool, in threads (holding the GIL), and with no bot at all;
+- ``table`` (not in the default run): the ledger's rows summed (below).
+The ``sides`` and ``heist`` sections append each game to a ledger (``bench/results/ai_games.jsonl``, kept in
+the repository; ``--ledger PATH`` for another, ``--ledger ''`` for none): its row, seed, scenario, result,
+self-harm, the players' budgets and the commit it ran on, so that runs on different days and machines add up
+to the issue's 200 games a row. ``--section table`` prints each row's total (a game replayed with the same
+seed, budget and commit counts once).
 Every game also counts self-harm: a player's own command taking out one of its own units (by player, so
 that today's policy's own blunders are told apart from the search player's).
 
 Usage: python bench/bench_ai.py [--games N] [--normal P] [--hard P] [--section S ...] [--seconds-per-row T]
        [--think SECONDS] [--heist-seed0 S] [--crew easy|normal|hard] [--heist-cash K]
-       [--only TEXT] [--seed0 S]
+       [--only TEXT] [--seed0 S] [--ledger PATH]
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import statistics
+import subprocess
 import sys
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -44,6 +53,83 @@ from engine.ai.search import Budget, Searcher  # noqa: E402
 from engine.ai.selfplay import fast_random_game  # noqa: E402
 from engine.rulesets.heist.search import job_steps  # noqa: E402
 from engine.rulesets.skirm.content import ready_squads  # noqa: E402
+
+
+ROOT = Path(__file__).resolve().parents[1]
+LEDGER = ROOT / "bench" / "results" / "ai_games.jsonl"
+
+
+def code_revision() -> str:
+    """The checkout's commit (short hash), with ``+`` when ``engine/`` has uncommitted changes (the games
+    then ran on code no commit holds); ``unknown`` outside a git checkout."""
+    try:
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.strip()  # fmt: skip
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "engine"], cwd=ROOT, capture_output=True,
+                               text=True, check=True).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return rev + ("+" if dirty else "")
+
+
+@dataclass
+class Ledger:
+    """Appends one JSON line per finished game to ``path`` (nothing when ``path`` is None)."""
+
+    path: Path | None
+    think: float | None
+    revision: str = field(default_factory=code_revision)
+
+    def record(self, row: str, seed: int, scenario: str | None, result: str, playouts: int | None,
+               harm: int, **extra: Any) -> None:  # fmt: skip
+        """Append the game: ``row`` as the bench labels it, ``result`` won/drew/lost for the row's player,
+        ``playouts`` its budget (None for the weighted policy), ``harm`` its own self-harm count."""
+        if self.path is None:
+            return
+        entry = {"row": row, "seed": seed, "scenario": scenario, "result": result, "playouts": playouts,
+                 "think": self.think, "harm": harm, "rev": self.revision,
+                 "date": datetime.date.today().isoformat(), **extra}  # fmt: skip
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(entry, sort_keys=True) + "\n")
+
+
+def table_section(path: Path, only: str = "") -> None:
+    """Each ledger row (whose label contains ``only``) summed per budget: games, wins/draws/losses, the share
+    of decided games won, self-harm, the seeds and commits they span; heist rows also give the rounds of
+    their wins. A game listed twice with the same seed, budget, time cap and commit (a replay) counts once."""
+    if not path.exists():
+        print(f"no ledger at {path}", flush=True)
+        return
+    seen: set[tuple[Any, ...]] = set()
+    groups: dict[tuple[str, Any, Any], list[dict[str, Any]]] = defaultdict(list)
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        if not raw.strip():
+            continue
+        e = json.loads(raw)
+        if only not in e["row"]:
+            continue
+        key = (e["row"], e["seed"], e["playouts"], e["think"], e["rev"])
+        if key in seen:
+            continue
+        seen.add(key)
+        groups[(e["row"], e["playouts"], e["think"])].append(e)
+    for (row, playouts, think), games in sorted(groups.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
+        results = Counter(g["result"] for g in games)
+        won, drew, lost = results["won"], results["drew"], results["lost"]
+        decided = won + lost
+        share = f"{100 * won / decided:5.1f}%" if decided else "  n/a "
+        seeds = sorted(g["seed"] for g in games)
+        budget = f"{playouts} playouts" if playouts else "policy"
+        if think is not None:
+            budget += f", {think:g} s cap"
+        out = (f"{row:<44} {budget:<22} n={len(games):<4} W{won:>4} D{drew:>4} L{lost:>4}  win/decided {share}"
+               f"  self-harm {sum(g['harm'] for g in games)}  seeds {seeds[0]}-{seeds[-1]}"
+               f"  commits {len({g['rev'] for g in games})}")  # fmt: skip
+        rounds = sorted(g["round"] for g in games if g["result"] == "won" and "round" in g)
+        if rounds:
+            out += f"  rounds of wins {rounds}"
+        print(out, flush=True)
 
 
 @dataclass
@@ -210,10 +296,12 @@ def vs_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, Any]
     return rows
 
 
-def sides_section(games: int, budgets: dict[str, Budget], only: str = "", seed0: int = 10_000) -> None:
+def sides_section(games: int, budgets: dict[str, Budget], only: str = "", seed0: int = 10_000,
+                  ledger: Ledger | None = None) -> None:  # fmt: skip
     """The vs rows per ruleset and side rather than per scenario: a row's games go through the ruleset's
     scenarios in turn (Skirm's through :func:`skirm_rotation`), game ``i`` with seed ``seed0 + i``, so runs
-    with other ``--seed0`` add up. One line a game (its scenario and result), then the row's line."""
+    with other ``--seed0`` add up. One line a game (its scenario and result; also to ``ledger``), then the
+    row's line."""
     for ruleset in ("escape", "skirm", "escapepath"):
         rs = RULESETS[ruleset]
         scenarios = [s.id for s in rs.scenarios()]
@@ -228,6 +316,7 @@ def sides_section(games: int, budgets: dict[str, Budget], only: str = "", seed0:
                     for i in range(games):
                         seed = seed0 + i
                         before = (tally.wins[seat], tally.draws)
+                        harmed = tally.harm_by[level]
                         if ruleset == "skirm":
                             scenario, options = skirm_rotation(seed - 10_000)
                             play(ruleset, scenario, players, seed, budgets, tally, options)
@@ -242,6 +331,9 @@ def sides_section(games: int, budgets: dict[str, Budget], only: str = "", seed0:
                             else "lost"
                         )
                         print(f"  {label} seed {seed} {scenario}: {result}", flush=True)
+                        if ledger is not None:
+                            ledger.record(label, seed, scenario, result, budgets[level].playouts,
+                                          tally.harm_by[level] - harmed)  # fmt: skip
                     print(line(label + " (all scenarios)", tally, seat), flush=True)
 
 
@@ -263,11 +355,11 @@ def mirror_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, 
 
 
 def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: str = "", seed0: int = 20_000,
-                  crew: str = "hard", cash: int = 0) -> None:  # fmt: skip
+                  crew: str = "hard", cash: int = 0, ledger: Ledger | None = None) -> None:  # fmt: skip
     """A crew of four at ``crew``'s level on every heist (whose id contains ``only``): each game's line (unless
     easy), then per heist the wins, the rounds they came in, self-harm, the mean least work left
     (``job_steps`` before the escape; 0 for a win) and decision times. ``cash``: the crew record's cash in $k
-    (a new crew has none, so nothing to buy in the shop)."""
+    (a new crew has none, so nothing to buy in the shop). Each game also goes to ``ledger``."""
     options = {"campaign": {"*": {"cash": cash}}} if cash else None
     rs = RULESETS["heist"]
     seats = rs.seats[:4]
@@ -287,8 +379,14 @@ def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: 
         for i in range(games):
             if i and time.perf_counter() - start > seconds:
                 break
+            harmed = tally.harm
             game = play("heist", s.id, {seat: crew for seat in seats}, seed0 + i, budgets, tally, options,
                         watch=least)  # fmt: skip
+            if ledger is not None:
+                won = game.outcome is not None and bool(game.outcome.winners)
+                row = f"heist/{s.id} crew={crew}" + (f" cash={cash}k" if cash else "")
+                ledger.record(row, seed0 + i, s.id, "won" if won else "lost", level.playouts if level else None,
+                              tally.harm - harmed, round=game.state.round, least_work=least[-1])  # fmt: skip
             if crew != "easy":
                 print(f"  heist/{s.id} seed {seed0 + i}: round {game.state.round}, {len(game.log)} commands, "
                       f"{game.outcome.reason if game.outcome else 'no outcome (command cap)'}", flush=True)  # fmt: skip
@@ -458,6 +556,8 @@ def main() -> None:
     ap.add_argument(
         "--heist-cash", type=int, default=0, help="heist: the crew record's cash in $k (default 0)"
     )
+    ap.add_argument("--ledger", default=str(LEDGER),
+                    help="sides and heist: append each game to this JSON-lines file ('' for none); table: read it")  # fmt: skip
     ap.add_argument("--think", type=float, default=None,
                     help="cap each search decision at this many seconds, as the bot does (default: none, so "
                          "games replay exactly)")  # fmt: skip
@@ -471,6 +571,9 @@ def main() -> None:
           f"up to {args.games} games per row, {args.seconds_per_row:.0f} s per row"
           + (f", decisions capped at {args.think:g} s" if args.think is not None else ""), flush=True)  # fmt: skip
     sections = args.section or ["speed", "vs", "mirror", "heist"]
+    ledger = Ledger(Path(args.ledger) if args.ledger else None, args.think)
+    if "table" in sections:
+        table_section(Path(args.ledger or LEDGER), args.only)
     if "latency" in sections:
         import asyncio
 
@@ -481,13 +584,13 @@ def main() -> None:
         rows = [r for r in vs_rows() if args.only in r[0]]
         run_rows(rows, args.games, budgets, args.seconds_per_row, args.seed0)
     if "sides" in sections:
-        sides_section(args.games, budgets, args.only, args.seed0)
+        sides_section(args.games, budgets, args.only, args.seed0, ledger)
     if "mirror" in sections:
         rows = [r for r in mirror_rows() if args.only in r[0]]
         run_rows(rows, args.games, budgets, args.seconds_per_row, args.seed0)
     if "heist" in sections:
         heist_section(args.games, budgets, args.seconds_per_row, args.only, args.heist_seed0, args.crew,
-                      args.heist_cash)  # fmt: skip
+                      args.heist_cash, ledger)  # fmt: skip
 
 
 if __name__ == "__main__":
