@@ -26,7 +26,7 @@ Every game also counts self-harm: a player's own command taking out one of its o
 that today's policy's own blunders are told apart from the search player's).
 
 Usage: python bench/bench_ai.py [--games N] [--normal P] [--hard P] [--section S ...] [--seconds-per-row T]
-       [--think SECONDS] [--heist-seed0 S] [--crew easy|normal|hard] [--heist-cash K]
+       [--think SECONDS] [--heist-seed0 S] [--crew easy|normal|hard] [--heist-cash K] [--heist-level L]
        [--only TEXT] [--seed0 S] [--ledger PATH]
 """
 
@@ -51,9 +51,10 @@ from engine.ai.levels import LEVELS, level_budget, search_seed  # noqa: E402
 from engine.ai.random_policy import Picker  # noqa: E402
 from engine.ai.search import Budget, Searcher  # noqa: E402
 from engine.ai.selfplay import fast_random_game  # noqa: E402
+from engine.rulesets.heist import campaign  # noqa: E402
+from engine.rulesets.heist.content import load_content  # noqa: E402
 from engine.rulesets.heist.search import job_steps  # noqa: E402
 from engine.rulesets.skirm.content import ready_squads  # noqa: E402
-
 
 ROOT = Path(__file__).resolve().parents[1]
 LEDGER = ROOT / "bench" / "results" / "ai_games.jsonl"
@@ -123,7 +124,7 @@ def table_section(path: Path, only: str = "") -> None:
         budget = f"{playouts} playouts" if playouts else "policy"
         if think is not None:
             budget += f", {think:g} s cap"
-        out = (f"{row:<44} {budget:<22} n={len(games):<4} W{won:>4} D{drew:>4} L{lost:>4}  win/decided {share}"
+        out = (f"{row:<54} {budget:<22} n={len(games):<4} W{won:>4} D{drew:>4} L{lost:>4}  win/decided {share}"
                f"  self-harm {sum(g['harm'] for g in games)}  seeds {seeds[0]}-{seeds[-1]}"
                f"  commits {len({g['rev'] for g in games})}")  # fmt: skip
         rounds = sorted(g["round"] for g in games if g["result"] == "won" and "round" in g)
@@ -354,27 +355,50 @@ def mirror_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, 
     return rows
 
 
+DIFFICULTY_LEVEL = {"amateur": 1, "semi_pro": 2, "pro": 3}
+
+
+def crew_record(level: int, cash: int) -> dict[str, Any] | None:
+    """A crew record whose players have reached ``level`` and whose pre-built characters were levelled up to
+    it (each upgrading its first skill first, into the first pro card listed), with ``cash`` $k; None for a
+    new crew (level 1, no cash)."""
+    if level <= 1 and not cash:
+        return None
+    characters = {}
+    for key, member in campaign.prebuilt().items():
+        for _ in range(level - 1):
+            member = campaign.level_up(member, "1a")
+        characters[key] = member
+    return {"cash": cash, "characters": characters, "players": {"bench": level}}
+
+
 def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: str = "", seed0: int = 20_000,
-                  crew: str = "hard", cash: int = 0, ledger: Ledger | None = None) -> None:  # fmt: skip
+                  crew: str = "hard", cash: int = 0, ledger: Ledger | None = None,
+                  level: int = 1) -> None:  # fmt: skip
     """A crew of four at ``crew``'s level on every heist (whose id contains ``only``): each game's line (unless
     easy), then per heist the wins, the rounds they came in, self-harm, the mean least work left
     (``job_steps`` before the escape; 0 for a win) and decision times. ``cash``: the crew record's cash in $k
-    (a new crew has none, so nothing to buy in the shop). Each game also goes to ``ledger``."""
-    options = {"campaign": {"*": {"cash": cash}}} if cash else None
+    (a new crew has none, so nothing to buy in the shop). ``level``: the players' and characters' level
+    (:func:`crew_record`), 0 for the level each heist's difficulty names (the rulebook labels heists by the
+    team's average level: Amateur 1, Semi-Pro 2, Pro 3). Each game also goes to ``ledger``."""
     rs = RULESETS["heist"]
     seats = rs.seats[:4]
-    level = level_budget(crew, "heist", budgets[crew].playouts if crew in budgets else None)
-    if level is None:
+    difficulty = {h.id: h.difficulty for h in load_content().heists.values()}
+    budget = level_budget(crew, "heist", budgets[crew].playouts if crew in budgets else None)
+    if budget is None:
         print(f"heist {crew} crews of {len(seats)}: the weighted policy", flush=True)
     else:
-        print(f"heist {crew} crews of {len(seats)}: {level.playouts} playouts, rollouts of {level.depth} commands "
-              f"({'policy-weighted' if level.policy_rollouts else 'uniform'}), explore {level.explore}", flush=True)  # fmt: skip
+        print(f"heist {crew} crews of {len(seats)}: {budget.playouts} playouts, rollouts of {budget.depth} commands "
+              f"({'policy-weighted' if budget.policy_rollouts else 'uniform'}), explore {budget.explore}", flush=True)  # fmt: skip
     total = 0
     for s in rs.scenarios():
         if only not in s.id:
             continue
         tally = Tally()
         least: list[float] = []
+        crew_level = level or DIFFICULTY_LEVEL[difficulty[s.id]]
+        record = crew_record(crew_level, cash)
+        options = {"campaign": {"*": record}} if record else None
         start = time.perf_counter()
         for i in range(games):
             if i and time.perf_counter() - start > seconds:
@@ -385,7 +409,8 @@ def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: 
             if ledger is not None:
                 won = game.outcome is not None and bool(game.outcome.winners)
                 row = f"heist/{s.id} crew={crew}" + (f" cash={cash}k" if cash else "")
-                ledger.record(row, seed0 + i, s.id, "won" if won else "lost", level.playouts if level else None,
+                row += f" level={crew_level}" if crew_level > 1 else ""
+                ledger.record(row, seed0 + i, s.id, "won" if won else "lost", budget.playouts if budget else None,
                               tally.harm - harmed, round=game.state.round, least_work=least[-1])  # fmt: skip
             if crew != "easy":
                 print(f"  heist/{s.id} seed {seed0 + i}: round {game.state.round}, {len(game.log)} commands, "
@@ -393,7 +418,7 @@ def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: 
         won = tally.wins[seats[0]]
         total += won
         times = sorted(tally.decision_ms) or [0.0]
-        print(f"heist/{s.id:<28} {crew} crew: won {won}/{tally.games}  rounds of wins {tally.rounds}  "
+        print(f"heist/{s.id:<28} {crew} crew (level {crew_level}): won {won}/{tally.games}  rounds of wins {tally.rounds}  "
               f"self-harm (busted by own command) {tally.harm}  least work left {statistics.mean(least):.1f}  "
               f"decisions median {pct(times, 50):.0f} ms p95 {pct(times, 95):.0f} ms, "
               f"{tally.playouts / max(1, len(tally.decision_ms)):.0f} playouts a decision", flush=True)  # fmt: skip
@@ -558,6 +583,8 @@ def main() -> None:
     )
     ap.add_argument("--ledger", default=str(LEDGER),
                     help="sides and heist: append each game to this JSON-lines file ('' for none); table: read it")  # fmt: skip
+    ap.add_argument("--heist-level", type=int, default=1, choices=range(5),
+                    help="heist: the crew's level (1-4; 0: the level each heist's difficulty names)")  # fmt: skip
     ap.add_argument("--think", type=float, default=None,
                     help="cap each search decision at this many seconds, as the bot does (default: none, so "
                          "games replay exactly)")  # fmt: skip
@@ -590,7 +617,7 @@ def main() -> None:
         run_rows(rows, args.games, budgets, args.seconds_per_row, args.seed0)
     if "heist" in sections:
         heist_section(args.games, budgets, args.seconds_per_row, args.only, args.heist_seed0, args.crew,
-                      args.heist_cash, ledger)  # fmt: skip
+                      args.heist_cash, ledger, args.heist_level)  # fmt: skip
 
 
 if __name__ == "__main__":
