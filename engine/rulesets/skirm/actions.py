@@ -996,23 +996,26 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Group]:
             groups.append(Group(spots, _leap_maker(u, cost)))
             out = []
             groups.append(Group(out))
+    ux, uy = u.pos
     enemies = [v for v in st.units.values() if v.seat != u.seat and B.on_map(v) and v.pos is not None]
     shoot_ok = not can_shoot_now(st, u, occ)
-    touching = [v for v in enemies if v.pos is not None and chebyshev(u.pos, v.pos) == 1]  # melee needs that
+    # Chebyshev distances inline: these lines run for every listing of every self-play and search step.
+    far = {v.id: max(abs(v.pos[0] - ux), abs(v.pos[1] - uy)) for v in enemies if v.pos is not None}
+    touching = [v for v in enemies if far[v.id] == 1]  # melee needs that
     for wid in u.weapons:
         w = R.wp(wid)
         if w.ranged and shoot_ok and (cost := _afford(st, u, "shoot", w)) is not None:
             cells: list[Cell]
+            reach_w = weapon_range(st, w)
             if w.has("XPL"):
-                reach_w = weapon_range(st, w)
-                near = {n for c in occ for n in B.adjacent_cells(st, c)}  # an empty blast square needs a unit
-                cells = sorted(c for c in near | set(occ) if chebyshev(u.pos, c) <= reach_w
+                # An empty blast square needs a unit next to it; units beyond reach + 1 have no
+                # neighbour in reach.
+                close = [c for c in occ if max(abs(c[0] - ux), abs(c[1] - uy)) <= reach_w + 1]
+                near = {n for c in close for n in B.adjacent_cells(st, c)}
+                cells = sorted(c for c in near.union(close) if max(abs(c[0] - ux), abs(c[1] - uy)) <= reach_w
                                and (c not in occ or occ[c].seat != u.seat))  # fmt: skip
             else:  # out of range is one of shot_problem's refusals: skip those early
-                reach_w = weapon_range(st, w)
-                cells = sorted(
-                    v.pos for v in enemies if v.pos is not None and chebyshev(u.pos, v.pos) <= reach_w
-                )
+                cells = sorted(v.pos for v in enemies if v.pos is not None and far[v.id] <= reach_w)
             for c in cells:
                 if not shot_problem(st, u, w, c, occ):
                     t = occ.get(c)

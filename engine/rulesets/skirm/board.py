@@ -496,7 +496,7 @@ def sees(st: SkirmState, a: Cell, b: Cell, *, ignore: tuple[str, ...] = ()) -> b
         return False
     for k, is_open in st.doors.items():
         if not is_open:
-            box = scaled_side(k)
+            box = door_box(k)
             if near_box(a, b, box):
                 clear &= ~blocked_lines(a, b, box)
     ax, ay = a
@@ -518,6 +518,13 @@ def sees(st: SkirmState, a: Cell, b: Cell, *, ignore: tuple[str, ...] = ()) -> b
             if not two_lines(clear):
                 return False
     return two_lines(clear)
+
+
+@cache
+def door_box(edge: EdgeKey) -> tuple[int, int, int, int]:
+    """A door's side as a scaled box (:func:`~engine.geometry.corners.scaled_side`), memoised: sight
+    checks ask for every closed door's box."""
+    return scaled_side(edge)
 
 
 @cache
@@ -596,6 +603,15 @@ def in_zone(st: SkirmState, seat: str, c: Cell) -> bool:
     return zone is not None and c in mission(st).zones[zone]
 
 
+@cache
+def open_zone_cells(mission_id: str, zone: str) -> tuple[Cell, ...]:
+    """The squares of a mission's deployment zone that are not solid, in the zone's own order (the maps
+    never change, so this is memoised)."""
+    m = missions()[mission_id]
+    terrain = m.map.terrain
+    return tuple(c for c in m.zones[zone] if not (not on_board(c) or terrain[c] == "X"))
+
+
 def deploy_cells(st: SkirmState, u: Unit) -> list[Cell]:
     """Free squares where the unit may be deployed: its zone, or for Infiltrators (INF) any square more
     than 4 squares from every enemy unit already on the map and from the enemy's deployment zone."""
@@ -603,8 +619,9 @@ def deploy_cells(st: SkirmState, u: Unit) -> list[Cell]:
     enemies = [
         v.pos for v in st.units.values() if v.seat != u.seat and v.pos is not None and v.state != RESERVE
     ]
-    zone = mission(st).zones[st.zones[u.seat]] if st.zones.get(u.seat) else frozenset()
-    cells = [c for c in zone if not solid(st, c) and c not in occ]
+    zone_name = st.zones.get(u.seat)
+    zone = mission(st).zones[zone_name] if zone_name else frozenset()
+    cells = [c for c in open_zone_cells(st.mission, zone_name) if c not in occ] if zone_name else []
     if unit_type(u.type).has("INF"):
         foe_zone = st.zones.get("player2" if u.seat == "player1" else "player1")
         if foe_zone:  # the enemy's deployment zone counts as enemy ground, placed or not
