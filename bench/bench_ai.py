@@ -22,8 +22,9 @@ the repository; ``--ledger PATH`` for another, ``--ledger ''`` for none): its ro
 self-harm, the players' budgets and the commit it ran on, so that runs on different days and machines add up
 to the issue's 200 games a row. ``--section table`` prints each row's total (a game replayed with the same
 seed, budget and commit counts once).
-Every game also counts self-harm: a player's own command taking out one of its own units (by player, so
-that today's policy's own blunders are told apart from the search player's).
+Every game also counts self-harm: a player's own command taking out one of its own units when another of
+its legal commands, with the same dice, would not (by player, so that today's policy's own blunders are told
+apart from the search player's); losses no other command avoids are counted apart as forced.
 
 Usage: python bench/bench_ai.py [--games N] [--normal P] [--hard P] [--section S ...] [--seconds-per-row T]
        [--think SECONDS] [--heist-seed0 S] [--crew easy|normal|hard] [--heist-cash K] [--heist-level L]
@@ -51,6 +52,7 @@ from engine.ai.levels import LEVELS, level_budget, search_seed  # noqa: E402
 from engine.ai.random_policy import Picker  # noqa: E402
 from engine.ai.search import Budget, Searcher  # noqa: E402
 from engine.ai.selfplay import fast_random_game  # noqa: E402
+from engine.core import Command  # noqa: E402
 from engine.rulesets.heist import campaign  # noqa: E402
 from engine.rulesets.heist.content import load_content  # noqa: E402
 from engine.rulesets.heist.search import job_steps  # noqa: E402
@@ -125,7 +127,8 @@ def table_section(path: Path, only: str = "") -> None:
         if think is not None:
             budget += f", {think:g} s cap"
         out = (f"{row:<54} {budget:<22} n={len(games):<4} W{won:>4} D{drew:>4} L{lost:>4}  win/decided {share}"
-               f"  self-harm {sum(g['harm'] for g in games)}  seeds {seeds[0]}-{seeds[-1]}"
+               f"  self-harm {sum(g['harm'] for g in games)} (forced {sum(g.get('forced', 0) for g in games)})"
+               f"  seeds {seeds[0]}-{seeds[-1]}"
                f"  commits {len({g['rev'] for g in games})}")  # fmt: skip
         rounds = sorted(g["round"] for g in games if g["result"] == "won" and "round" in g)
         if rounds:
@@ -143,6 +146,7 @@ class Tally:
     harm: int = 0
     harm_by: Counter[str] = field(default_factory=Counter)  # player level -> self-harm count
     harm_examples: list[str] = field(default_factory=list)
+    forced: int = 0  # own losses no other legal command would have avoided (not self-harm)
     decision_ms: list[float] = field(default_factory=list)
     playouts: int = 0
     search_s: float = 0.0
@@ -153,6 +157,21 @@ def own_losses(game: Game, seat: str) -> int:
     """How many of ``seat``'s own figures (the crew, in a heist) are out of the game now (the ruleset's
     count, 0 where it keeps none)."""
     return game.ruleset.own_losses(game.state, seat) or 0
+
+
+def avoidable(ahead: Game, seat: str, played: Command, options: list[Command], before: int) -> bool:
+    """Whether another of ``options`` (the seat's legal commands in ``ahead``, the game before ``played``)
+    would have taken out none of its own figures, with the same dice: the issue counts self-harm only then.
+    A loss no other command avoids (an activation whose only command is ``end``, and the turn's event then
+    hurts a character by a door) is forced, and counted apart."""
+    for other in options:
+        if other.text == played.text:
+            continue
+        trial = ahead.copy()
+        trial.apply(seat, other)
+        if own_losses(trial, seat) <= before:
+            return True
+    return False
 
 
 def play(
@@ -201,12 +220,16 @@ def play(
         # enemy's attack resolving, not the seat's doing).
         acting = any(d.kind == "activation" and seat in d.seats for d in game.awaiting())
         before = own_losses(game, seat)
+        ahead = game.copy() if acting else None
         game.apply(seat, command)
-        if acting and own_losses(game, seat) > before:
-            tally.harm += 1
-            tally.harm_by[who] += 1
-            if len(tally.harm_examples) < 3:
-                tally.harm_examples.append(f"{seat} ({who}): {command.text}")
+        if ahead is not None and own_losses(game, seat) > before:
+            if avoidable(ahead, seat, command, options, before):
+                tally.harm += 1
+                tally.harm_by[who] += 1
+                if len(tally.harm_examples) < 3:
+                    tally.harm_examples.append(f"{seat} ({who}): {command.text}")
+            else:
+                tally.forced += 1
     result = game.outcome
     if watch is not None:
         watch.append(0.0 if result is not None and result.winners else least)
@@ -229,6 +252,8 @@ def line(label: str, tally: Tally, seat: str) -> str:
     pct = f"{100 * w / decided:5.1f}%" if decided else "  n/a "
     out = f"{label:<58} n={tally.games:<3} W{w:>3} D{tally.draws:>3} L{lost:>3}  win/decided {pct}"
     out += f"  self-harm {tally.harm}"
+    if tally.forced:
+        out += f" (and {tally.forced} forced losses)"
     if tally.harm:
         out += " (" + ", ".join(f"{who} {n}" for who, n in sorted(tally.harm_by.items())) + ")"
     if tally.decision_ms:
@@ -317,7 +342,7 @@ def sides_section(games: int, budgets: dict[str, Budget], only: str = "", seed0:
                     for i in range(games):
                         seed = seed0 + i
                         before = (tally.wins[seat], tally.draws)
-                        harmed = tally.harm_by[level]
+                        harmed, forced = tally.harm_by[level], tally.forced
                         if ruleset == "skirm":
                             scenario, options = skirm_rotation(seed - 10_000)
                             play(ruleset, scenario, players, seed, budgets, tally, options)
@@ -334,7 +359,7 @@ def sides_section(games: int, budgets: dict[str, Budget], only: str = "", seed0:
                         print(f"  {label} seed {seed} {scenario}: {result}", flush=True)
                         if ledger is not None:
                             ledger.record(label, seed, scenario, result, budgets[level].playouts,
-                                          tally.harm_by[level] - harmed)  # fmt: skip
+                                          tally.harm_by[level] - harmed, forced=tally.forced - forced)  # fmt: skip
                     print(line(label + " (all scenarios)", tally, seat), flush=True)
 
 
