@@ -8,6 +8,7 @@ for loot the job needs."""
 from __future__ import annotations
 
 from engine import Game, new_game
+from engine.rulesets.heist import campaign as K
 from engine.rulesets.heist import policy as P
 from engine.rulesets.heist import rounds as RD
 from engine.rulesets.heist import rules as R
@@ -301,6 +302,36 @@ def test_nobody_starts_behind_a_door_only_a_keycard_opens() -> None:
     assert R.nbrs(st, "e1") == ("e2",) and R.sealed(st, "e2")
     _played, starts = plan_with_the_policy("the_hospitality_job")
     assert "e1" not in starts.values()
+
+
+def test_nobody_starts_where_every_way_on_is_a_keycard_door_while_another_entrance_has_room() -> None:
+    # The Black Box, a crew levelled to the heist's difficulty (Pro: level 3). The Architect waits behind
+    # keycard door b7, so no entrance reaches it without a keycard; the printed entrance f8 leads only to
+    # keycard door e8. Nearest over the board, the fourth character started on f8 and stood there all heist
+    # while tunnel e3 had room.
+    characters = {}
+    for key, member in K.prebuilt().items():
+        for _ in range(2):
+            member = K.level_up(member, "1a")
+        characters[key] = member
+    record = {"characters": characters, "players": {"anyone": 3}}
+    game = new_game(
+        "heist",
+        scenario="the_black_box",
+        seed=2,
+        seats=dict.fromkeys(SEATS4),
+        options={"campaign": {"*": record}},
+    )
+    st = state(game)
+    assert R.nbrs(st, "f8") == ("e8",) and R.sealed(st, "e8")
+    while st.phase == "plan":
+        seat = game.next_bot_seat()
+        assert seat is not None
+        game.apply(seat, game.bot_command(seat))
+        st = state(game)
+    starts = {s: p.pos for s, p in st.players.items()}
+    assert "f8" not in starts.values(), starts
+    assert all(R.nbrs(st, pos) for pos in starts.values())
 
 
 def test_a_crew_that_must_crack_a_safe_with_no_tools_about_buys_a_plasma_torch() -> None:

@@ -639,10 +639,16 @@ def plan_weights(st: HeistState, p: Player, options: list[Command], weights: lis
         # board, stood outside all heist.
         d = distances(st, goal, unsealed=True)
         if not any(e in d for e in starts):
+            # The goal itself lies behind one (The Black Box's Architect): nearest over the board, but not
+            # from an entrance whose every way on is such a door (there a character waits for a keycard
+            # nobody may bring; one stood on f8 all heist while another entrance had room).
             d = distances(st, goal)
+            way_on = [e for e in starts if not all(R.sealed(st, m) for m in R.nbrs(st, e))]
+            starts = way_on or starts
         best = min((d.get(e, 999) for e in starts), default=999)
         for i, c in enumerate(options):
-            weights[i] = 50 if c.verb == "start" and d.get(c.args[0], 999) == best else 0
+            chosen = c.verb == "start" and c.args[0] in starts and d.get(c.args[0], 999) == best
+            weights[i] = 50 if chosen else 0
         if not any(weights):
             weights = [1 if c.verb == "start" else 0 for c in options]
         return weights
