@@ -1,0 +1,70 @@
+"""The strength bench's ledger adds games up across runs, and its self-harm count follows the issue's
+definition: an own loss counts only when another legal command would have avoided it."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tests.test_ai_self_harm import _activation, _harming
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "bench_ai.py"
+
+
+@pytest.fixture(scope="module")
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_ai_under_test", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_table_counts_each_game_once_and_sums_results_and_self_harm(
+    bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "games.jsonl"
+    ledger = bench.Ledger(path, think=None, revision="abc1234")
+    row = "escape isc=hard vs easy"
+    ledger.record(row, 10000, "infiltration", "won", 500, 0)
+    ledger.record(row, 10000, "infiltration", "won", 500, 0)  # the same game replayed: counted once
+    ledger.record(row, 10001, "evasion", "lost", 500, 1)
+    ledger.record(row, 10002, "datatheft", "drew", 500, 0, forced=1)
+    ledger.record(row, 10003, "infiltration", "won", 150, 0)  # another budget: another line
+    bench.Ledger(path, think=None, revision="def5678").record(row, 10004, "evasion", "won", 500, 0)
+    bench.table_section(path, "isc=hard")
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith(row)]
+    assert len(lines) == 2
+    full = next(ln for ln in lines if "500 playouts" in ln)
+    assert re.search(r"n=4\s+W\s+2 D\s+1 L\s+1\s+win/decided\s+66\.7%", full), full
+    assert "self-harm 1 (forced 1)" in full
+    assert "seeds 10000-10004" in full and "commits 2" in full
+    cut = next(ln for ln in lines if "150 playouts" in ln)
+    assert re.search(r"n=1\s+W\s+1 D\s+0 L\s+0", cut), cut
+
+
+def test_a_ledger_with_no_path_writes_nothing(bench: ModuleType, tmp_path: Path) -> None:
+    bench.Ledger(None, think=None).record("row", 1, None, "won", None, 0)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("ruleset", ["skirm", "escape"])
+def test_an_own_loss_is_self_harm_only_when_another_command_avoids_it(
+    bench: ModuleType, ruleset: str
+) -> None:
+    game, seat = _activation(ruleset, seed=4)
+    options = [c for c in game.legal_commands(seat) if c.verb not in ("react", "undo")]
+    played = options[0]
+    before = bench.own_losses(game, seat)
+    game.ruleset = _harming(type(game.ruleset), spared=options[-1].text)
+    assert bench.avoidable(game, seat, played, options, before)
+    game.ruleset = _harming(type(game.ruleset).__mro__[1], spared="no such command")
+    assert not bench.avoidable(game, seat, played, options, before)
+    # A lone command cannot be avoided.
+    assert not bench.avoidable(game, seat, played, [played], before)
