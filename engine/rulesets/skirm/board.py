@@ -609,7 +609,7 @@ def open_zone_cells(mission_id: str, zone: str) -> tuple[Cell, ...]:
     never change, so this is memoised)."""
     m = missions()[mission_id]
     terrain = m.map.terrain
-    return tuple(c for c in m.zones[zone] if not (not on_board(c) or terrain[c] == "X"))
+    return tuple(c for c in m.zones[zone] if on_board(c) and terrain[c] != "X")
 
 
 def deploy_cells(st: SkirmState, u: Unit) -> list[Cell]:
