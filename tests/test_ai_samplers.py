@@ -44,3 +44,37 @@ def test_cardcombat_sampled_games_agree_with_awaiting_and_parse(seed: int) -> No
 
 def test_cardcombat_fast_random_games_finish_and_replay_from_their_text() -> None:
     test_fast_random_games_finish_and_replay_from_their_text("cardcombat")
+
+
+class _Fixed:
+    """A chooser that always answers ``k`` (and checks it was asked for a list that holds ``k``)."""
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+        self.asked: list[int] = []
+
+    def below(self, n: int) -> int:
+        self.asked.append(n)
+        assert 0 <= self.k < n
+        return self.k
+
+
+@pytest.mark.parametrize("heist", ["the_startup_job", "the_side_channel", "county_jail_the_bricks"])
+def test_heist_planning_sampler_picks_what_the_legal_list_holds_at_that_index(heist: str) -> None:
+    # The planning fast path never builds the whole list; each draw must still land on the command the
+    # legal list holds at that index, so random games stay uniform and the same as listing them.
+    rs = RULESETS["heist"]
+    game = new_game("heist", scenario=heist, seed=4, seats={s: None for s in rs.seats[:4]})
+    picker = Picker(4)
+    checked = 0
+    while game.state.phase == "plan" and game.outcome is None:
+        seat = rs.next_seat(game.state)
+        assert seat is not None
+        legal = rs.legal_commands(game.state, seat)
+        for k in sorted({0, len(legal) // 2, len(legal) - 2, len(legal) - 1}):
+            fixed = _Fixed(k)
+            assert rs.sample_command(game.state, seat, fixed) == legal[k]
+            assert fixed.asked == [len(legal)]
+            checked += 1
+        game.apply(seat, rs.sample_command(game.state, seat, picker) or legal[0])
+    assert checked > 40

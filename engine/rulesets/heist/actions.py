@@ -10,6 +10,7 @@ time: ``take``/``drop``/``give``, ``open <door>``, ``escort``, ``escape``, abili
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 from engine.core import Command, Event
 from engine.errors import IllegalCommand, NotYourTurn, UnknownCommand
@@ -19,6 +20,7 @@ from engine.rulesets.heist import events as E
 from engine.rulesets.heist import npcs as N
 from engine.rulesets.heist import rounds as RD
 from engine.rulesets.heist import rules as R
+from engine.rulesets.heist.board import build
 from engine.rulesets.heist.state import CAMERA, GUARD, LOCK, HeistState, Player, Tile
 
 Args = tuple[str, ...]
@@ -170,22 +172,48 @@ def legal(st: HeistState, seat: str) -> list[Command]:
     else:
         out = legal_action(st, p)
     if out:  # the deck lies face up: anyone who may act may read it at any time
-        out.append(Command("deck", (), f"Read the whole event deck ({len(st.deck)} cards)"))
+        out.append(deck_command(st))
     return out
 
 
+def deck_command(st: HeistState) -> Command:
+    """The command that reads the whole event deck (open to anyone who may act)."""
+    return Command("deck", (), f"Read the whole event deck ({len(st.deck)} cards)")
+
+
 def legal_plan(st: HeistState, p: Player) -> list[Command]:
-    """The planning commands of a player."""
+    """The planning commands of a player: a planning token for each :func:`plan_spots` tile, then
+    :func:`plan_extras`."""
     if p.ready:
         return []
-    out: list[Command] = []
+    return [plan_command(st, p, n) for n in plan_spots(st, p)] + plan_extras(st, p)
+
+
+def plan_spots(st: HeistState, p: Player) -> list[str]:
+    """The tiles (board order) the player may put its next planning token on now; none once its planning
+    memory is full."""
+    if len(p.plans) >= plan_limit(st, p):
+        return []
+    removed, plans = st.removed, p.plans
+    return [n for n in _building_tiles(st.heist) if n not in plans and n not in removed]
+
+
+@cache
+def _building_tiles(heist_id: str) -> tuple[str, ...]:
+    """The printed building tiles a planning token may go on (:func:`plannable` while none is removed)."""
+    return tuple(n for n, t in sorted(build(heist_id).tiles.items()) if t.kind in ("blank", "security"))
+
+
+def plan_command(st: HeistState, p: Player, n: str) -> Command:
+    """The command that puts the player's next planning token on ``n``."""
+    return Command("plan", (n,), f"Plan {n} ({len(p.plans) + 1}/{plan_limit(st, p)})")
+
+
+def plan_extras(st: HeistState, p: Player) -> list[Command]:
+    """The planning commands other than placing a token: take one back, pick the start, tunnels, the shop,
+    fixers and ``ready``."""
+    out = [Command("unplan", (n,), f"Take the planning token off {n}") for n in p.plans]
     b = R.board(st)
-    limit = plan_limit(st, p)
-    if len(p.plans) < limit:
-        for n in sorted(b.tiles):
-            if n not in p.plans and plannable(st, n):
-                out.append(Command("plan", (n,), f"Plan {n} ({len(p.plans) + 1}/{limit})"))
-    out += [Command("unplan", (n,), f"Take the planning token off {n}") for n in p.plans]
     for e in sorted(R.exits(st)) if not {"inmate", "mayor"} & set(p.used) else []:
         if e != p.pos and start_room(st, e):
             out.append(Command("start", (e,), f"Start at the exit {e}"))
@@ -219,8 +247,9 @@ INSERT_COSTS = (3, 2, 1)  # Retired Mastermind: 1/2/3 cards for $3k/$5k/$6k in a
 def fixer_commands(st: HeistState, p: Player) -> list[Command]:
     """Planning help from fixers and items: scouting, bribes, diversions, extra Mastermind events."""
     out = []
-    unknown = reveal_targets(st)
-    if unknown and ("building_schematics" in p.items or ("visage" in st.fixers and st.team_cash >= 1)):
+    scouts = "building_schematics" in p.items or ("visage" in st.fixers and st.team_cash >= 1)
+    unknown = reveal_targets(st) if scouts else []
+    if unknown:
         how = "Building Schematics" if "building_schematics" in p.items else "Visage, $1k"
         out += [Command("scout", (n,), f"Scout {n} ({how})") for n in unknown]
     bribes = st.bought.count("bribe")

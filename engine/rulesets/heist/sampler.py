@@ -27,6 +27,20 @@ def next_seat(st: HeistState) -> str | None:
 
 
 def sample(st: HeistState, seat: str, rng: Chooser) -> Command | None:
-    """A uniformly random legal command for ``seat`` (None when it has none)."""
+    """A uniformly random legal command for ``seat`` (None when it has none): the pick :func:`A.legal`'s
+    list would give, without building the planning token's many commands."""
+    p = st.players.get(seat)
+    if st.phase == "plan" and p is not None:
+        if p.ready:
+            return None
+        spots, extras = A.plan_spots(st, p), A.plan_extras(st, p)
+        if not spots and not extras:
+            return None
+        # legal lists the planning tokens, then the rest, then reading the deck
+        i = rng.below(len(spots) + len(extras) + 1)
+        if i < len(spots):
+            return A.plan_command(st, p, spots[i])
+        i -= len(spots)
+        return extras[i] if i < len(extras) else A.deck_command(st)
     options = A.legal(st, seat)
     return options[rng.below(len(options))] if options else None
