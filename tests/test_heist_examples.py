@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.game import load_game
 from engine.rulesets.heist import rounds as RD
 from engine.rulesets.heist import rules as R
 from tests.heist_helpers import (
@@ -85,6 +86,30 @@ def test_undo_takes_an_action_back_before_anything_is_revealed() -> None:
     game.apply("p1", "act walk")
     game.apply("p2", "act walk")  # someone else acts: p1 can no longer take the action back
     assert "undo" not in [c.text for c in game.legal_commands("p1")]
+
+
+def test_a_saved_and_reloaded_heist_still_takes_an_action_back_and_the_copy_does_not_share_it() -> None:
+    # The take-back snapshot lives in the state: it must survive saving (the bot reloads a game for each
+    # command) and belong to one game only (the search plays on copies).
+    game = game_for("the_inclusion_job", dice=[3, 3, 3])
+    st = state(game)
+    clear_board(st)
+    t1 = indoor_path(st, "i5", 1)[0]
+    skip_planning(game, {"p1": "i5", "p2": "i5", "p3": "i3"}, {"p1": [t1]})
+    before = st.to_data(with_undo=False)
+    game.apply("p1", "act walk")
+    copy = game.copy()
+    copy.apply("p1", f"move {t1}")
+    copy.apply("p1", "undo")
+    assert copy.state.to_data(with_undo=False) == before
+    copy.apply("p1", "act walk")
+    copy.apply("p1", f"move {t1}")
+    game.apply("p1", f"move {t1}")
+    reloaded = load_game(game.to_json())
+    assert reloaded.to_json() == game.to_json()
+    reloaded.apply("p1", "undo")
+    assert reloaded.state.to_data(with_undo=False) == before
+    assert st.players["p1"].pos == t1, "undoing the copy and the reloaded game left this one alone"
 
 
 def test_event_phase_with_five_noise_in_a_four_player_game() -> None:

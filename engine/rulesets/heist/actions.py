@@ -21,7 +21,7 @@ from engine.rulesets.heist import npcs as N
 from engine.rulesets.heist import rounds as RD
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.board import build
-from engine.rulesets.heist.state import CAMERA, GUARD, LOCK, HeistState, Player, Tile
+from engine.rulesets.heist.state import CAMERA, GUARD, LOCK, HeistState, Player, Tile, copy_state
 
 Args = tuple[str, ...]
 ACTION_VERBS = {"move": "M", "unlock": "U", "subdue": "S", "disable": "D", "reveal": "R"}
@@ -845,7 +845,7 @@ def h_ready(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 def h_act(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     """Play ``act``: commit to an action (snapshot for undo, special effects)."""
     o = next(o for o in R.options(st, p) if o.key == a[0])
-    st.undo[p.seat] = st.to_data(with_undo=False)
+    st.undo[p.seat] = copy_state(st, with_undo=False)
     R.commit(st, p, o, ev)
     special = o.special
     if special in ("autopwn", "exploit"):
@@ -1120,8 +1120,7 @@ def h_done(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 
 def h_undo(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     """Play ``undo``: restore the snapshot taken at ``act``."""
-    old = HeistState.from_data(st.undo[p.seat])
-    st.__dict__.update(old.__dict__)
+    st.__dict__.update(st.undo[p.seat].__dict__)
     st.undo = {}
     ev.append(Event(f"{p.nickname} takes the action back.", "undo"))
 

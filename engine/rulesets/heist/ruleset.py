@@ -19,7 +19,7 @@ from engine.rulesets.heist.board import build
 from engine.rulesets.heist.content import load_content
 from engine.rulesets.heist.help import HELP
 from engine.rulesets.heist.present import scene, seat_colours, text_board, view
-from engine.rulesets.heist.state import Chit, HeistState, Npc, Player, Tile
+from engine.rulesets.heist.state import Chit, HeistState, Npc, Player, Tile, copy_state
 from engine.scene import Scene
 
 DIFFICULTY = {"amateur": "Amateur", "semi_pro": "Semi-Pro", "pro": "Pro"}
@@ -268,7 +268,7 @@ class Heist(Ruleset):
 
     def copy_state(self, state: Any) -> Any:
         """A fast independent deep copy (engine.rulesets.heist.search)."""
-        return search_hooks.copy_state(state)
+        return copy_state(state)
 
     def determinize(self, state: Any, seat: str, rng: Rng) -> Any:
         """A state consistent with what ``seat`` knows, hidden parts dealt anew from ``rng``."""

@@ -13,48 +13,12 @@ from __future__ import annotations
 
 import heapq
 
-from engine.ai.copying import flat, plain, rng_copy
+from engine.ai.copying import rng_copy
 from engine.dice import Rng
 from engine.rulesets.heist import actions as A
 from engine.rulesets.heist import policy as P
 from engine.rulesets.heist import rules as R
-from engine.rulesets.heist.state import HeistState, Npc, Player, Tile
-
-
-def _player(p: Player) -> Player:
-    c: Player = flat(p)
-    c.skills, c.items, c.plans = list(p.skills), list(p.items), list(p.plans)
-    c.loot, c.used, c.flags = list(p.loot), list(p.used), list(p.flags)
-    return c
-
-
-def _tile(t: Tile) -> Tile:
-    return Tile(t.unknown, [flat(c) for c in t.chits], t.cash, list(t.loot), list(t.marks))
-
-
-def _npc(n: Npc) -> Npc:
-    c: Npc = flat(n)
-    c.loot = list(n.loot)
-    return c
-
-
-def copy_state(st: HeistState) -> HeistState:
-    """An independent deep copy of ``st`` (take-back snapshots included)."""
-    new = flat(st)
-    new.rng = rng_copy(st.rng)
-    new.seats = list(st.seats)
-    new.players = {k: _player(p) for k, p in st.players.items()}
-    new.tiles = {k: _tile(t) for k, t in st.tiles.items()}
-    for name in ("deck", "bag", "discard", "crises", "removed", "exits", "shop", "fixers", "flags",
-                 "bought", "news"):  # fmt: skip
-        setattr(new, name, list(getattr(st, name)))
-    new.doors = dict(st.doors)
-    new.hauled = dict(st.hauled)
-    new.npcs = [_npc(n) for n in st.npcs]
-    new.undo = plain(st.undo)
-    new.campaign = plain(st.campaign)
-    new.members = dict(st.members)
-    return new
+from engine.rulesets.heist.state import HeistState, copy_state
 
 
 def determinize(st: HeistState, seat: str, rng: Rng) -> HeistState:
@@ -64,8 +28,8 @@ def determinize(st: HeistState, seat: str, rng: Rng) -> HeistState:
     rng.shuffle(new.bag)
     new.rng = Rng(seed=rng.below(2**62))
     for snap in new.undo.values():
-        snap["rng"] = new.rng.to_data()
-        snap["bag"] = sorted(snap["bag"])
+        snap.rng = rng_copy(new.rng)
+        snap.bag.sort()
     return new
 
 

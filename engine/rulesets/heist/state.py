@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from engine.ai.copying import flat, plain, rng_copy
 from engine.core import Outcome
 from engine.dice import Rng
 
@@ -143,7 +144,9 @@ class HeistState:
     bought: list[str] = field(
         default_factory=list
     )  # planning purchases from fixers (bribe, decoy, insert...)
-    undo: dict[str, Any] = field(default_factory=dict)  # seat -> snapshot of the state before its action
+    # seat -> the state before its action (a copy whose own ``undo`` is empty), kept as a state rather than
+    # as data: the snapshot is taken at every action, the data only when the game is saved.
+    undo: dict[str, HeistState] = field(default_factory=dict)
     campaign: dict[str, Any] = field(default_factory=dict)  # the crew record this heist started from
     members: dict[str, str | None] = field(default_factory=dict)
     news: list[str] = field(default_factory=list)  # last round's event-phase narration, for views
@@ -159,7 +162,7 @@ class HeistState:
             elif f.name == "result":
                 d[f.name] = v.to_data() if v else None
             elif f.name == "undo":
-                d[f.name] = dict(v) if with_undo else {}
+                d[f.name] = {k: snap.to_data(with_undo=False) for k, snap in v.items()} if with_undo else {}
             else:
                 d[f.name] = _plain(v)
         return d
@@ -177,6 +180,9 @@ class HeistState:
         kw: dict[str, Any] = {}
         for f in fields(cls):
             if f.name in ("rng", "players", "tiles", "npcs", "result"):
+                continue
+            if f.name == "undo":
+                kw[f.name] = {k: cls.from_data(snap) for k, snap in d[f.name].items()}
                 continue
             kw[f.name] = _copy(d[f.name])
         return cls(
@@ -206,3 +212,39 @@ def _copy(v: Any) -> Any:
     if isinstance(v, list):
         return [_copy(x) for x in v]
     return v
+
+
+def _copy_player(p: Player) -> Player:
+    c: Player = flat(p)
+    c.skills, c.items, c.plans = list(p.skills), list(p.items), list(p.plans)
+    c.loot, c.used, c.flags = list(p.loot), list(p.used), list(p.flags)
+    return c
+
+
+def _copy_tile(t: Tile) -> Tile:
+    return Tile(t.unknown, [flat(c) for c in t.chits], t.cash, list(t.loot), list(t.marks))
+
+
+def _copy_npc(n: Npc) -> Npc:
+    c: Npc = flat(n)
+    c.loot = list(n.loot)
+    return c
+
+
+def copy_state(st: HeistState, *, with_undo: bool = True) -> HeistState:
+    """An independent deep copy of ``st`` (without ``with_undo``, its take-back snapshots left out)."""
+    new = flat(st)
+    new.rng = rng_copy(st.rng)
+    new.seats = list(st.seats)
+    new.players = {k: _copy_player(p) for k, p in st.players.items()}
+    new.tiles = {k: _copy_tile(t) for k, t in st.tiles.items()}
+    for name in ("deck", "bag", "discard", "crises", "removed", "exits", "shop", "fixers", "flags",
+                 "bought", "news"):  # fmt: skip
+        setattr(new, name, list(getattr(st, name)))
+    new.doors = dict(st.doors)
+    new.hauled = dict(st.hauled)
+    new.npcs = [_copy_npc(n) for n in st.npcs]
+    new.undo = {k: copy_state(snap) for k, snap in st.undo.items()} if with_undo else {}
+    new.campaign = plain(st.campaign)
+    new.members = dict(st.members)
+    return new
