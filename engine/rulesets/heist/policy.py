@@ -34,8 +34,11 @@ def hazard(st: HeistState, n: str) -> int:
     cost = 0
     for c in t.chits:
         if c.active:
-            cost += {"camera": 3, "guard": 2, "dog": 2, "lock": 1}.get(c.kind, 0)
+            cost += HAZARDS.get(c.kind, 0)
     return cost
+
+
+HAZARDS = {"camera": 3, "guard": 2, "dog": 2, "lock": 1}  # what an active chit adds to a route's cost
 
 
 Adjacency = dict[str, tuple[str, ...]]
@@ -75,6 +78,7 @@ def _spread(
     nbrs = adj.__getitem__ if adj is not None else lambda n: R.nbrs(st, n)
     dist = {n: 0 for n in sources if R.alive(st, n)}
     heap = [(0, n) for n in sorted(dist)]
+    hazards: dict[str, int] = {}  # each tile's, worked out once: a tile is reached from up to six sides
     while heap:
         d, cur = heapq.heappop(heap)
         if d > dist[cur]:
@@ -85,7 +89,13 @@ def _spread(
         for m in nbrs(cur):
             if (over is not None and m not in over) or (unsealed and R.sealed(st, m)):
                 continue
-            nd = d + 1 + (into if into is not None else hazard(st, m))
+            if into is None:
+                h = hazards.get(m)
+                if h is None:
+                    h = hazards[m] = hazard(st, m)
+                nd = d + 1 + h
+            else:
+                nd = d + 1 + into
             if nd < dist.get(m, nd + 1):
                 dist[m] = nd
                 heapq.heappush(heap, (nd, m))
