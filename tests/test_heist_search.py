@@ -298,3 +298,29 @@ def test_the_search_calls_the_escape_only_with_the_job_done_or_the_deck_nearly_o
     st.tiles["i1"].loot.remove("docs")
     st.hauled["docs"] = 1  # the documents are out: the job is done
     assert P.job_done(st) and "escape" in searched()
+
+
+def _acts(st: HeistState) -> set[str]:
+    game_rs = new_game("heist", scenario=st.heist, seats=SEATS4).ruleset
+    return {c.args[0] for c in searched_commands(game_rs, st, "p1") if c.verb == "act"}
+
+
+def test_the_search_drops_an_action_another_beats_outright_on_the_way_to_the_goal() -> None:
+    # Die 1 gives the Angry Locksmith Run (🔊🔊➜➜, 2💡) and Sprint (🔊🔊➜➜➜, 3💡). With a lock two steps
+    # ahead both get exactly as far, so Sprint's third step is 💡 for nothing; with the way clear it is not.
+    game, st = started("the_dark_horse_job", seats=SEATS4, pos=START, plans={"p1": ROUTE}, dice=[1] * 4)
+    st.tiles["i1"].loot.append("docs")
+    clear = _acts(st)
+    assert {"run", "sprint", "walk"} <= clear
+    put(st, "h4", "lock")
+    blocked = _acts(st)
+    assert "sprint" not in blocked
+    assert {"run", "walk", "bump"} <= blocked, "what gets as far or further for less stays"
+
+
+def test_nothing_is_dropped_where_the_character_stands_on_the_loot() -> None:
+    # Extra steps carry the loot out from there: the walk toward the goal no longer measures them.
+    game, st = started("the_dark_horse_job", seats=SEATS4, pos=START, plans={"p1": ROUTE}, dice=[1] * 4)
+    st.tiles["i7"].loot.append("docs")
+    put(st, "h4", "lock")
+    assert P.wasteful_actions(st, st.players["p1"]) == set()

@@ -529,13 +529,15 @@ def noise_price(st: HeistState) -> float:
     return sum(a > noise for a in spaces) / (final - noise)
 
 
-def progress(st: HeistState, p: Player, subs: str, d: dict[str, int]) -> tuple[float, int]:
+def progress(
+    st: HeistState, p: Player, subs: str, d: dict[str, int], *, hopeful: bool = False
+) -> tuple[float, int]:
     """How far an action with sub-actions ``subs`` would take the character along its plan toward its goal
     (``d``: :func:`plan_distances`), counting a lock it opens or a guard it gets past on the way as half a
     step, and the live cameras it would have to walk onto (each an ⚠). A move can only be used while the way
     ahead is clear: a lock needs an unlock first, a remote lock or keycard door stops it, the guards on a
     tile entered hold the character there unless a subdue is left for each, and what an unknown tile holds
-    is unknown (the walk stops there)."""
+    is unknown (the walk stops there; ``hopeful``: it goes on, as it may when the tile turns out blank)."""
     moves, unlocks, subdues, disables = (subs.count(k) for k in "MUSD")
     cur = p.pos
     gained = 0.0
@@ -569,7 +571,7 @@ def progress(st: HeistState, p: Player, subs: str, d: dict[str, int]) -> tuple[f
         moves -= 1
         gained += 1
         cur = nxt
-        if t is not None and t.unknown:
+        if t is not None and t.unknown and not hopeful:
             break
         held = R.guards(st, cur)
         if held > subdues:
@@ -618,6 +620,48 @@ def weigh_action(
         return 0, False  # noise for nothing: the alarm comes closer and the crew gets no further
     cards = 0.25 + noise_price(st) * subs.count("N") + alerts + subs.count("A") + 0.1 * o.cost
     return max(1, round(4.0 * value / cards)), minor
+
+
+def wasteful_actions(st: HeistState, p: Player) -> set[str]:
+    """Keys of the actions another action open to the character beats outright on its way to its goal:
+    the other gets at least as far along its plan (:func:`progress`, past unknown tiles as if they were
+    blank, no more cameras walked onto), holds
+    at least as many of every other sub-action, and costs no more 🔊, ⚠ or 💡. A Run (🔊🔊➜➜, 2💡) whose
+    second step meets a lock is a Walk (🔊➜) made louder and dearer. None while the character stands at
+    its goal or beside loot the crew wants (extra steps carry loot out from there), and special actions
+    are never compared."""
+    if not p.pos or p.action:
+        return set()
+    opts = [o for o in R.options(st, p) if not o.special]
+    if len(opts) < 2:
+        return set()
+    goal = goals_for(st, p)
+    d = plan_distances(st, p, goal) if goal else {}
+    need = wanted(st)
+    here = st.tiles[p.pos]
+    if d.get(p.pos, 0) == 0 or set(here.loot) & need or ("cash" in need and here.cash):
+        return set()
+    gains = {o.key: progress(st, p, o.subs, d, hopeful=True) for o in opts}
+    return {a.key for a in opts if any(b is not a and _beats(b, a, gains) for b in opts)}
+
+
+def _beats(b: R.Option, a: R.Option, gains: dict[str, tuple[float, int]]) -> bool:
+    """True when action ``b`` is at least as good as ``a`` in every respect :func:`wasteful_actions` names
+    and better in one."""
+    (got_a, alerts_a), (got_b, alerts_b) = gains[a.key], gains[b.key]
+    if got_b < got_a or alerts_b > alerts_a or b.cost > a.cost:
+        return False
+    better = got_b > got_a or alerts_b < alerts_a or b.cost < a.cost
+    for letter in set(a.subs) | set(b.subs):
+        if letter == "M":
+            continue  # steps count by how far they get (``progress``)
+        more = b.subs.count(letter) - a.subs.count(letter)
+        if letter in "NA":
+            more = -more  # fewer is better
+        if more < 0:
+            return False
+        better = better or more > 0
+    return better
 
 
 def searching(st: HeistState) -> bool:

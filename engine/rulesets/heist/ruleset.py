@@ -291,13 +291,19 @@ class Heist(Ruleset):
         the safe, buy, sell, buy...) for nothing; and calling the ``escape`` while the job is unfinished and
         more than :data:`policy.LAST_CARDS` event cards are left: the evaluation sees a hopeless job as no
         worse for giving up, so a bot seat called the escape in round 3 with nothing done (The Greedy
-        Prisoner, seed 20011), ending the heist for its human crewmates too. Players may still."""
+        Prisoner, seed 20011), ending the heist for its human crewmates too. Players may still. Also an
+        action another open action beats outright (:func:`policy.wasteful_actions`): the search told a Run
+        that could take one step from a Walk only by its rollouts' luck, and ran (The Startup Job, seed
+        20000)."""
         chosen = bool(state.players[seat].pos)
         give_up = len(state.deck) > P.LAST_CARDS and not P.job_done(state)
+        acts = sum(c.verb == "act" for c in options)
+        wasteful = P.wasteful_actions(state, state.players[seat]) if acts > 1 else set()
         return [
             c
             for c in options
             if c.verb not in ("deck", "sell")
+            and not (c.verb == "act" and c.args[0] in wasteful)
             and not (c.verb == "escape" and give_up)
             and not (c.verb == "start" and chosen)
             and not (c.verb == "drop" and len(c.args) == 1)
