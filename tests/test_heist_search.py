@@ -324,3 +324,14 @@ def test_nothing_is_dropped_where_the_character_stands_on_the_loot() -> None:
     st.tiles["i7"].loot.append("docs")
     put(st, "h4", "lock")
     assert P.wasteful_actions(st, st.players["p1"]) == set()
+
+
+def test_the_weighted_policy_does_not_take_an_action_another_beats_outright() -> None:
+    # The easy level (and the search's rollouts) leave Sprint alone where Run gets as far for less.
+    game, st = started("the_dark_horse_job", seats=SEATS4, pos=START, plans={"p1": ROUTE}, dice=[1] * 4)
+    st.tiles["i1"].loot.append("docs")
+    put(st, "h4", "lock")
+    options = game.legal_commands("p1")
+    weights = dict(zip([c.text for c in options], P.bot_weights(st, "p1", options), strict=True))
+    assert weights["act sprint"] == 0
+    assert weights["act run"] > 0 and weights["act walk"] > 0

@@ -418,6 +418,10 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
         elif c.verb == "npc":
             weights[i] = npc_weight(st, c, options)
     acts = [i for i, c in enumerate(options) if c.verb == "act"]
+    if len(acts) > 1 and (wasteful := wasteful_actions(st, p, d if p.pos else None)):
+        for i in acts:
+            if options[i].args[0] in wasteful:
+                weights[i] = 0
     if any(weights[i] for i in acts if i not in loud_for_little):
         # Something quiet (or really useful) is on offer: no 🔊 for 💡 alone. A character waiting on
         # another's work (a server to open its way) took Report or Examine round after round.
@@ -622,21 +626,22 @@ def weigh_action(
     return max(1, round(4.0 * value / cards)), minor
 
 
-def wasteful_actions(st: HeistState, p: Player) -> set[str]:
+def wasteful_actions(st: HeistState, p: Player, d: dict[str, int] | None = None) -> set[str]:
     """Keys of the actions another action open to the character beats outright on its way to its goal:
     the other gets at least as far along its plan (:func:`progress`, past unknown tiles as if they were
-    blank, no more cameras walked onto), holds
-    at least as many of every other sub-action, and costs no more 🔊, ⚠ or 💡. A Run (🔊🔊➜➜, 2💡) whose
-    second step meets a lock is a Walk (🔊➜) made louder and dearer. None while the character stands at
-    its goal or beside loot the crew wants (extra steps carry loot out from there), and special actions
-    are never compared."""
+    blank, no more cameras walked onto), holds at least as many of every other sub-action, and costs no
+    more 🔊, ⚠ or 💡. A Run (🔊🔊➜➜, 2💡) whose second step meets a lock is a Walk (🔊➜) made louder and
+    dearer. None while the character stands on its goal or on loot the crew wants (extra steps carry loot
+    out from there); special actions are never compared. ``d``: :func:`plan_distances` to the character's
+    goal, when the caller has them."""
     if not p.pos or p.action:
         return set()
     opts = [o for o in R.options(st, p) if not o.special]
     if len(opts) < 2:
         return set()
-    goal = goals_for(st, p)
-    d = plan_distances(st, p, goal) if goal else {}
+    if d is None:
+        goal = goals_for(st, p)
+        d = plan_distances(st, p, goal) if goal else {}
     need = wanted(st)
     here = st.tiles[p.pos]
     if d.get(p.pos, 0) == 0 or set(here.loot) & need or ("cash" in need and here.cash):
