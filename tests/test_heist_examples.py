@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from engine.game import load_game
+from typing import Any
+
+from engine.game import Game, load_game
 from engine.rulesets.heist import rounds as RD
 from engine.rulesets.heist import rules as R
+from engine.rulesets.heist.state import HeistState
 from tests.heist_helpers import (
     SEATS3,
     SEATS4,
@@ -72,13 +75,19 @@ def test_interleaving_and_undoing() -> None:
     assert st.players["p2"].pos == t3
 
 
-def test_undo_takes_an_action_back_before_anything_is_revealed() -> None:
+def _one_step_planned() -> tuple[Game, HeistState, str, dict[str, Any]]:
+    """The Inclusion Job on a quiet board, past planning, p1's plan one tile from the exit i5; with the
+    state's data before anyone acts."""
     game = game_for("the_inclusion_job", dice=[3, 3, 3])
     st = state(game)
     clear_board(st)
     t1 = indoor_path(st, "i5", 1)[0]
     skip_planning(game, {"p1": "i5", "p2": "i5", "p3": "i3"}, {"p1": [t1]})
-    before = st.to_data(with_undo=False)
+    return game, st, t1, st.to_data(with_undo=False)
+
+
+def test_undo_takes_an_action_back_before_anything_is_revealed() -> None:
+    game, st, t1, before = _one_step_planned()
     game.apply("p1", "act walk")
     game.apply("p1", f"move {t1}")
     game.apply("p1", "undo")
@@ -91,12 +100,7 @@ def test_undo_takes_an_action_back_before_anything_is_revealed() -> None:
 def test_a_saved_and_reloaded_heist_still_takes_an_action_back_and_the_copy_does_not_share_it() -> None:
     # The take-back snapshot lives in the state: it must survive saving (the bot reloads a game for each
     # command) and belong to one game only (the search plays on copies).
-    game = game_for("the_inclusion_job", dice=[3, 3, 3])
-    st = state(game)
-    clear_board(st)
-    t1 = indoor_path(st, "i5", 1)[0]
-    skip_planning(game, {"p1": "i5", "p2": "i5", "p3": "i3"}, {"p1": [t1]})
-    before = st.to_data(with_undo=False)
+    game, st, t1, before = _one_step_planned()
     game.apply("p1", "act walk")
     copy = game.copy()
     copy.apply("p1", f"move {t1}")
