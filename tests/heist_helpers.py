@@ -8,6 +8,7 @@ from typing import Any
 import engine.rulesets.heist  # noqa: F401  (registers the ruleset)
 import engine.rulesets.heist.ruleset  # noqa: F401
 from engine import Game, new_game
+from engine.rulesets.heist import actions as A
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.state import Chit, HeistState
 
@@ -47,8 +48,6 @@ def skip_planning(
         p.pos = positions[seat]
         p.plans = list((plans or {}).get(seat, []))
         p.ready = True
-    from engine.rulesets.heist import actions as A
-
     ev: list[Any] = []
     A.begin_heist(st, ev)
     return ev
