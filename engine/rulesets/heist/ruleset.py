@@ -267,7 +267,7 @@ class Heist(Ruleset):
         return sampler.sample(state, seat, rng)
 
     def copy_state(self, state: Any) -> Any:
-        """A fast independent deep copy (engine.rulesets.heist.search)."""
+        """A fast independent deep copy, take-back snapshots included (:func:`state.copy_state`)."""
         return copy_state(state)
 
     def determinize(self, state: Any, seat: str, rng: Rng) -> Any:
