@@ -12,7 +12,7 @@ from engine.rulesets.heist import campaign as K
 from engine.rulesets.heist import policy as P
 from engine.rulesets.heist import rounds as RD
 from engine.rulesets.heist import rules as R
-from tests.heist_helpers import SEATS4, game_for, indoor_path, put, skip_planning, state
+from tests.heist_helpers import SEATS4, game_for, indoor_path, put, skip_planning, started, state
 
 
 def test_each_server_on_the_way_in_gets_a_character_of_its_own() -> None:
@@ -404,3 +404,26 @@ def test_loot_is_handed_on_to_a_crewmate_who_can_still_carry_it_nearer_an_exit_t
     p2.loot.append("docs")
     back = [c for c in game.legal_commands("p2") if c.verb == "give" and c.args == ("docs", "p1")]
     assert back and P.bot_weights(st, "p2", back)[0] == 0  # never back to the one further from the way out
+
+
+def test_a_shut_in_prisoner_makes_no_noise_for_nothing() -> None:
+    # The Black Box: the freed Architect (a8) stays shut in behind keycard door b7 until a keycard opens it.
+    # It dashed (🔊➜➜) round after round: noise, and so event cards, for no step, where Crawl or Pause
+    # were quiet.
+    game, st = started("the_black_box", pos={"p1": "f8", "p2": "f8", "p3": "f8"}, dice=[2, 2, 2, 2])
+    st.tiles["b7"].marks.append("keycard_door")
+    game.apply("p1", "act walk")  # any command lets the free Architect join in
+    npc = st.npcs[0]
+    assert npc.active and npc.pos == "a8" and R.sealed(st, "b7")
+    npc.ideas = 3  # enough to turn its die to the 6, where Dash is
+
+    def weights() -> dict[str, int]:
+        acts = [c for c in game.legal_commands("p1") if c.verb == "npc" and c.args[0] == "act"]
+        return dict(zip((c.args[1] for c in acts), P.bot_weights(st, "p1", acts), strict=True))
+
+    shut = weights()
+    assert set(shut) == {"crawl", "pause", "dash"}
+    assert shut["dash"] == 0 and shut["pause"] > 0  # a 💡 for its die at least
+    st.tiles["b7"].marks.remove("keycard_door")
+    way_out = weights()
+    assert way_out["dash"] > 0 and way_out["crawl"] > way_out["pause"]

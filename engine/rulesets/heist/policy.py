@@ -11,8 +11,9 @@ from collections import deque
 from functools import partial
 
 from engine.core import Command
+from engine.rulesets.heist import npcs as N
 from engine.rulesets.heist import rules as R
-from engine.rulesets.heist.state import HeistState, Player
+from engine.rulesets.heist.state import HeistState, Npc, Player
 
 # With this many event cards left (or fewer), the crew may call the escape though the job is unfinished.
 LAST_CARDS = 2
@@ -503,13 +504,43 @@ def npc_weight(st: HeistState, c: Command, options: list[Command]) -> int:
     if sub == "move":
         return 45 if d.get(c.args[1], 999) < here else 1
     if sub == "act":
-        return 20 if c.args[1] in ("crawl", "dash", "run", "sprint", "walk", "stride") else 5
+        return npc_act_weights(st, npc, d).get(c.args[1], 5)
     if sub == "done":
         useful = [o for o in options if o.verb == "npc" and o.args[0] in ("move", "idea", "subdue", "unlock")]
         return 1 if useful else 30
     if sub == "run":
         return 80 if len(c.args) == 1 else 0
     return 8
+
+
+def npc_act_weights(st: HeistState, npc: Npc, d: dict[str, int]) -> dict[str, int]:
+    """The NPC's actions weighed as a character's are (:func:`weigh_action`): the steps it can take toward
+    its goal (``d``) before a lock, keycard door or guard stops it, per event card the action spends, the
+    best weighing 20. An action whose 🔊 or ⚠ buys no step weighs nothing while a quiet one is open: a freed
+    prisoner still shut in behind The Black Box's keycard door dashed round after round."""
+    ratios: dict[str, float] = {}
+    for o in N.options(st, npc):
+        steps = 0
+        cur = npc.pos
+        for _ in range(0 if N.held(st, npc) else o.subs.count("M")):
+            here = d.get(cur, 999)
+            ahead = [m for m in R.nbrs(st, cur) if d.get(m, 999) < here and not R.locked(st, m)]
+            nxt = min(ahead, key=lambda m: (d[m], m), default=None)
+            if nxt is None:
+                break
+            steps += 1
+            cur = nxt
+            if R.guards(st, cur):
+                break
+        ideas = sum(1.0 / (1.0 + (npc.ideas + k) / 2.0) for k in range(o.subs.count("I")))
+        value = 10.0 * steps + ideas
+        loud = "N" in o.subs or "A" in o.subs
+        cards = 0.25 + noise_price(st) * o.subs.count("N") + o.subs.count("A") + 0.1 * o.cost
+        ratios[o.key] = 0.0 if loud and not steps else value / cards
+    best = max(ratios.values(), default=0.0)
+    if not best:
+        return {k: 1 for k in ratios}
+    return {k: round(20 * r / best) for k, r in ratios.items()}
 
 
 def npc_goal(st: HeistState, kind: str) -> set[str]:
