@@ -9,12 +9,16 @@ from engine.dice import Rng
 T = TypeVar("T")
 
 
+_SCALARS = frozenset((str, int, bool, float, type(None)))
+
+
 def plain(v: Any) -> Any:
     """A deep copy of JSON-like data (dicts, lists; tuples and scalars are immutable and shared)."""
+    # Scalars are taken as they are, without a call each: most lists and mappings in a state hold only those.
     if type(v) is dict:
-        return {k: plain(x) for k, x in v.items()}
+        return {k: x if type(x) in _SCALARS else plain(x) for k, x in v.items()}
     if type(v) is list:
-        return [plain(x) for x in v]
+        return [x if type(x) in _SCALARS else plain(x) for x in v]
     return v
 
 

@@ -6,8 +6,6 @@ commitments (and the items they readied for this round's commit), and the dice t
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.ai.copying import flat, plain, rng_copy
 from engine.dice import Rng
 from engine.rulesets.cardcombat import actions as A
@@ -22,7 +20,7 @@ def copy_state(st: CCState) -> CCState:
     in a new scenario mapping), and mappings keep their saved order, which the copy inherits."""
     new = flat(st)
     new.rng = rng_copy(st.rng)
-    new.figures = {k: _figure(f) for k, f in st.figures.items()}
+    new.figures = plain(st.figures)
     new.seats = list(st.seats)
     new.commits = plain(st.commits)
     new.decks = plain(st.decks)
@@ -37,18 +35,6 @@ def copy_state(st: CCState) -> CCState:
     new.flags = plain(st.flags)
     new.log = list(st.log)
     return new
-
-
-def _figure(f: dict[str, Any]) -> dict[str, Any]:
-    """A figure's deep copy: its scalars shared, its lists and mappings copied."""
-    new = f.copy()
-    for k, v in f.items():
-        if type(v) not in _SCALARS:
-            new[k] = plain(v)
-    return new
-
-
-_SCALARS = frozenset((str, int, bool, float, type(None)))
 
 
 def determinize(st: CCState, seat: str, rng: Rng) -> CCState:
