@@ -516,10 +516,12 @@ def npc_weight(st: HeistState, c: Command, options: list[Command]) -> int:
 def npc_act_weights(st: HeistState, npc: Npc, d: dict[str, int]) -> dict[str, int]:
     """The NPC's actions weighed as a character's are (:func:`weigh_action`): the steps it can take toward
     its goal (``d``) before a lock, keycard door or guard stops it, per event card the action spends, the
-    best weighing 20. An action whose 🔊 or ⚠ buys no step weighs nothing while a quiet one is open: a freed
-    prisoner still shut in behind The Black Box's keycard door dashed round after round."""
+    best weighing 20 (an ability with no sub-actions, 5). An action whose 🔊 or ⚠ buys no step weighs nothing
+    while a quiet one is open: a freed prisoner still shut in behind The Black Box's keycard door dashed
+    round after round."""
+    options = N.options(st, npc)
     ratios: dict[str, float] = {}
-    for o in N.options(st, npc):
+    for o in options:
         steps = 0
         cur = npc.pos
         for _ in range(0 if N.held(st, npc) else o.subs.count("M")):
@@ -538,9 +540,9 @@ def npc_act_weights(st: HeistState, npc: Npc, d: dict[str, int]) -> dict[str, in
         cards = 0.25 + noise_price(st) * o.subs.count("N") + o.subs.count("A") + 0.1 * o.cost
         ratios[o.key] = 0.0 if loud and not steps else value / cards
     best = max(ratios.values(), default=0.0)
-    if not best:
-        return {k: 1 for k in ratios}
-    return {k: round(20 * r / best) for k, r in ratios.items()}
+    out = {k: round(20 * r / best) if best else 1 for k, r in ratios.items()}
+    # An ability with no sub-actions (the Melee guide's Fancy Card Flick of the keycard) keeps its old weight.
+    return out | {o.key: 5 for o in options if not o.subs}
 
 
 def npc_goal(st: HeistState, kind: str) -> set[str]:
