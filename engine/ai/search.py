@@ -141,12 +141,13 @@ class Searcher:
         nothing to play.
         """
         rs = self.ruleset
+        # The time limit counts from here: sorting out the worthwhile options is part of the decision.
+        start = clock() if clock else 0.0
         root_options = options if options is not None else searched_commands(rs, state, seat)
         root_options = [c for c in root_options if c.verb not in SKIPPED_VERBS] or root_options
         root_options = rs.worthwhile(state, seat, root_options) or root_options
         if not root_options:
             raise NotYourTurn(f"The {seat} seat has nothing to play now.")
-        start = clock() if clock else 0.0
         root_options = self._sparing(state, seat, root_options, seed)
         if len(root_options) == 1:
             return SearchResult(root_options[0], 0, 0.0, {root_options[0].text: 0})
