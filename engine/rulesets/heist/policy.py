@@ -534,10 +534,9 @@ def npc_act_weights(st: HeistState, npc: Npc, d: dict[str, int]) -> dict[str, in
             cur = nxt
             if R.guards(st, cur):
                 break
-        ideas = sum(1.0 / (1.0 + (npc.ideas + k) / 2.0) for k in range(o.subs.count("I")))
-        value = 10.0 * steps + ideas
+        value = 10.0 * steps + ideas_value(npc.ideas, o.subs)
         loud = "N" in o.subs or "A" in o.subs
-        cards = 0.25 + noise_price(st) * o.subs.count("N") + o.subs.count("A") + 0.1 * o.cost
+        cards = cards_spent(st, o, 0)
         ratios[o.key] = 0.0 if loud and not steps else value / cards
     best = max(ratios.values(), default=0.0)
     out = {k: round(20 * r / best) if best else 1 for k, r in ratios.items()}
@@ -638,7 +637,7 @@ def weigh_action(
     steps, alerts = progress(st, p, subs, d)
     # Each 💡 is worth less the more the character holds already (the die turns one step per 💡, and the
     # escape rarely needs more than a few): a stuck character made 🔊 for 💡 round after round.
-    ideas = sum(1.0 / (1.0 + (p.ideas + k) / 2.0) for k in range(subs.count("I")))
+    ideas = ideas_value(p.ideas, subs)
     # 🔍 reveals a tile anywhere: real progress while the crew is looking for something in the bag.
     reveals = subs.count("R") * (3.0 if search else 0.5)
     value = 10.0 * steps
@@ -655,8 +654,19 @@ def weigh_action(
     value += ideas + reveals
     if not value and not o.special and loud:
         return 0, False  # noise for nothing: the alarm comes closer and the crew gets no further
-    cards = 0.25 + noise_price(st) * subs.count("N") + alerts + subs.count("A") + 0.1 * o.cost
+    cards = cards_spent(st, o, alerts)
     return max(1, round(4.0 * value / cards)), minor
+
+
+def ideas_value(held: int, subs: str) -> float:
+    """What the 💡 among ``subs`` are worth to a figure holding ``held`` already: less for each one held."""
+    return sum(1.0 / (1.0 + (held + k) / 2.0) for k in range(subs.count("I")))
+
+
+def cards_spent(st: HeistState, o: R.Option, alerts: int) -> float:
+    """The event cards an action spends: its share of the round's card, its 🔊 (:func:`noise_price`), its ⚠
+    and the ``alerts`` of cameras walked onto, and a tenth of a card per 💡 paid to turn the die."""
+    return 0.25 + noise_price(st) * o.subs.count("N") + alerts + o.subs.count("A") + 0.1 * o.cost
 
 
 def wasteful_actions(st: HeistState, p: Player, d: dict[str, int] | None = None) -> set[str]:
