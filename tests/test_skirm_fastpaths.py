@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import heapq
 import random
+from collections import Counter
 
 import pytest
 
@@ -165,3 +166,44 @@ def test_the_sampler_picks_what_the_full_list_holds_at_that_index(seed: int) -> 
             assert A.pick(groups, i).text == c.text
         picked = sampler.sample(st, seat, Picker(seed))
         assert picked is not None and picked.text in {c.text for c in full}
+
+
+def positions_with_refused_shots(seed: int, wanted: int) -> list[tuple[SkirmState, str]]:
+    """States of random games where some ranged attack in range is not legal (no line of sight, a squadmate
+    in a blast's square, ...): the sampler's unchecked candidates hold more than the legal list."""
+    found: list[tuple[SkirmState, str]] = []
+    for k in range(40):
+        game = fast_random_game("skirm", seed + k, max_commands=1)
+        st = game.state
+        picker = Picker(seed + k)
+        while len(found) < wanted:
+            seat = sampler.next_seat(st)
+            if seat is None:
+                break
+            candidates = sum(len(g.items) for g in A.listing(st, seat, unchecked=True))
+            if candidates > len(A.legal(st, seat)):
+                found.append((st, seat))  # this game stops here: the state stays as found
+                break
+            command = sampler.sample(st, seat, picker)
+            assert command is not None
+            game.ruleset.execute(st, seat, command)
+        if len(found) >= wanted:
+            break
+    return found
+
+
+def test_the_sampler_stays_uniform_over_legal_commands_when_shots_are_refused() -> None:
+    # The sampler checks only the ranged attack it draws; a refused one is drawn again, so every legal
+    # command must stay equally likely and no refused shot may ever come out.
+    spots = positions_with_refused_shots(11, 3)
+    assert len(spots) == 3
+    for st, seat in spots:
+        legal = [c.text for c in A.legal(st, seat)]
+        unchecked = A.listing(st, seat, unchecked=True)
+        assert [c.text for g in unchecked for c in g] == legal  # iterating checks every candidate
+        picker = Picker(5)
+        draws = [sampler.sample(st, seat, picker) for _ in range(400 * len(legal))]
+        counts = Counter(c.text for c in draws if c is not None)
+        assert set(counts) == set(legal)
+        for text in legal:
+            assert 0.75 * 400 < counts[text] < 1.25 * 400, text

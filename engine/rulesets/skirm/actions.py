@@ -854,13 +854,23 @@ def legal(st: SkirmState, seat: str) -> list[Command]:
 
 class Group:
     """Commands listed lazily, in order: ``make(item)`` for each item. Self-play picks one by index and
-    builds only that one (:func:`pick`); iterating builds them all."""
+    builds only that one (:func:`pick`); iterating builds them all.
 
-    __slots__ = ("items", "make")
+    A group with ``legal`` holds candidates not yet checked (only :func:`listing` with ``unchecked``
+    makes one): ``legal(item)`` says whether the candidate is a legal command, and iterating the group
+    skips those that are not."""
 
-    def __init__(self, items: Sequence[Any], make: Callable[[Any], Command] | None = None) -> None:
+    __slots__ = ("items", "make", "legal")
+
+    def __init__(
+        self,
+        items: Sequence[Any],
+        make: Callable[[Any], Command] | None = None,
+        legal: Callable[[Any], bool] | None = None,
+    ) -> None:
         self.items = items
         self.make = make
+        self.legal = legal
 
     def __len__(self) -> int:
         return len(self.items)
@@ -870,11 +880,13 @@ class Group:
         return item if self.make is None else self.make(item)
 
     def __iter__(self) -> Iterator[Command]:
-        return iter(self.items) if self.make is None else map(self.make, self.items)
+        items = self.items if self.legal is None else [x for x in self.items if self.legal(x)]
+        return iter(items) if self.make is None else map(self.make, items)
 
 
 def pick(groups: list[Group], i: int) -> Command:
-    """The ``i``-th command of the listing (0-based, as :func:`legal` would list it)."""
+    """The ``i``-th command of the listing (0-based, as :func:`legal` would list it). Raises IndexError
+    past the end."""
     for g in groups:
         n = len(g.items)
         if i < n:
@@ -883,8 +895,25 @@ def pick(groups: list[Group], i: int) -> Command:
     raise IndexError(i)
 
 
-def listing(st: SkirmState, seat: str) -> list[Group]:
-    """:func:`legal` as groups of commands built on demand (same commands, same order)."""
+def pick_candidate(groups: list[Group], i: int) -> Command | None:
+    """The ``i``-th candidate of a listing made with ``unchecked`` (0-based), or None when that candidate
+    is not a legal command. Raises IndexError past the end."""
+    for g in groups:
+        n = len(g.items)
+        if i < n:
+            if g.legal is not None and not g.legal(g.items[i]):
+                return None
+            return g[i]
+        i -= n
+    raise IndexError(i)
+
+
+def listing(st: SkirmState, seat: str, *, unchecked: bool = False) -> list[Group]:
+    """:func:`legal` as groups of commands built on demand (same commands, same order).
+
+    With ``unchecked``, ranged attacks come as candidates not yet checked (a group with ``legal``), and
+    :func:`pick_candidate` checks only the one picked: the line-of-sight checks are most of a listing's
+    cost, and a random pick needs one of them at most."""
     w = R.waiting(st)
     if w is None or w[0] != seat:
         return []
@@ -921,12 +950,12 @@ def listing(st: SkirmState, seat: str) -> list[Group]:
     out: list[Group] = []
     if st.ordered:
         out.append(Group([Command("end", (), f"{st.units[st.ordered].name} skips the ordered action")]))
-        out += unit_actions(st, st.units[st.ordered], basic_only=True)
+        out += unit_actions(st, st.units[st.ordered], basic_only=True, unchecked=unchecked)
         return out
     if st.active:
         u = st.units[st.active]
         out.append(Group([Command("end", (), f"End {u.name}'s activation")]))
-        out += unit_actions(st, u, basic_only=False)
+        out += unit_actions(st, u, basic_only=False, unchecked=unchecked)
     else:
         out.append(Group([u for u in st.units.values() if u.seat == seat and R.can_activate(u)], _activate))
     out.append(Group(skill_commands(st, seat)))
@@ -960,13 +989,29 @@ def _leap_maker(u: Unit, cost: int) -> Callable[[Cell], Command]:
     return make
 
 
+def _shot(u: Unit, w: Weapon, cost: int, occ: dict[Cell, Unit], c: Cell) -> Command:
+    t = occ.get(c)
+    what = t.name if t else cell_name(c)
+    return Command("shoot", (u.id, w.id, t.id if t else cell_name(c)),
+                   f"{u.name} shoots {what} with the {w.name} ({cost} ACT)")  # fmt: skip
+
+
+def _shot_maker(u: Unit, w: Weapon, cost: int, occ: dict[Cell, Unit]) -> Callable[[Cell], Command]:
+    return lambda c: _shot(u, w, cost, occ, c)
+
+
+def _shot_checker(st: SkirmState, u: Unit, w: Weapon, occ: dict[Cell, Unit]) -> Callable[[Cell], bool]:
+    return lambda c: not shot_problem(st, u, w, c, occ)
+
+
 def _afford(st: SkirmState, u: Unit, verb: str, w: Weapon | None = None) -> int | None:
     cost = R.action_cost(st, u, KEYS[verb], BASE_COST[verb], w)
     return cost if R.can_pay(st, u, cost) else None
 
 
-def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Group]:
-    """Every action the unit may take now (as groups: moves by square, then the rest)."""
+def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool, unchecked: bool = False) -> list[Group]:
+    """Every action the unit may take now (as groups: moves by square, then the rest); with
+    ``unchecked``, its ranged attacks as unchecked candidates (see :func:`listing`)."""
     groups: list[Group] = []
     out: list[Command] = []
     if u.pos is None:
@@ -1016,11 +1061,12 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool) -> list[Group]:
                                and (c not in occ or occ[c].seat != u.seat))  # fmt: skip
             else:  # out of range is one of shot_problem's refusals: skip those early
                 cells = sorted(v.pos for v in enemies if v.pos is not None and far[v.id] <= reach_w)
-            for c in cells:
-                if not shot_problem(st, u, w, c, occ):
-                    t = occ.get(c)
-                    out.append(Command("shoot", (u.id, w.id, t.id if t else cell_name(c)),
-                                       f"{u.name} shoots {t.name if t else cell_name(c)} with the {w.name} ({cost} ACT)"))  # fmt: skip
+            if unchecked:  # the shots in a group of their own, in the same place of the listing
+                groups.append(Group(cells, _shot_maker(u, w, cost, occ), _shot_checker(st, u, w, occ)))
+                out = []
+                groups.append(Group(out))
+            else:
+                out += [_shot(u, w, cost, occ, c) for c in cells if not shot_problem(st, u, w, c, occ)]
         if (not w.ranged or w.has("MCR")) and (cost := _afford(st, u, "fight", w)) is not None:
             for v in touching:
                 if not melee_problem(st, u, w, v):

@@ -19,8 +19,24 @@ def next_seat(st: SkirmState) -> str | None:
     return None if w is None else w[0]
 
 
+# Draws among the candidates before the sampler lists the legal commands exactly.
+_DRAWS = 4
+
+
 def sample(st: SkirmState, seat: str, rng: Chooser) -> Command | None:
-    """A uniformly random legal command for ``seat``, standing-answer changes excluded (None: none)."""
-    groups = A.listing(st, seat)  # standing-answer changes ('react') are never listed
+    """A uniformly random legal command for ``seat``, standing-answer changes excluded (None: none).
+
+    Draws among the candidates (ranged attacks unchecked) until one is legal: each legal command stays
+    equally likely, and only the drawn shot's line of sight is worked out. After a few misses it draws
+    among the legal commands listed exactly, which is uniform too."""
+    groups = A.listing(st, seat, unchecked=True)  # standing-answer changes ('react') are never listed
     total = sum([len(g.items) for g in groups])
-    return A.pick(groups, rng.below(total)) if total else None
+    if not total:
+        return None
+    for _ in range(_DRAWS):
+        command = A.pick_candidate(groups, rng.below(total))
+        if command is not None:
+            return command
+    exact = [A.Group(list(g), None) if g.legal is not None else g for g in groups]
+    total = sum([len(g.items) for g in exact])
+    return A.pick(exact, rng.below(total)) if total else None
