@@ -6,32 +6,59 @@ Uses only public information (positions, doors, the board, face-up tokens), neve
 from __future__ import annotations
 
 from collections import deque
+from functools import cache
 
 from engine.core import Command
-from engine.geometry.square import ORTHOGONAL, Cell, edge_key, parse_cell
+from engine.geometry.square import ORTHOGONAL, Cell, EdgeKey, edge_key, parse_cell
 from engine.rulesets.escape import rules as R
 from engine.rulesets.escape.state import MVT, EscapeState, Unit
 
 
 def path_distances(st: EscapeState, goals: list[Cell], seat: str) -> dict[Cell, int]:
-    """Steps from every square to the nearest goal, walking through doors (locked ones cost more)."""
+    """Steps from every square to the nearest goal, walking through doors (open, closed or locked alike).
+
+    Only the map, the goals and the destroyed walls decide it, so it is memoised on them: the search asks
+    again for the same goals in most of its playouts. The result is shared: callers must not change it.
+    """
+    key = (st.scenario, tuple(sorted(set(goals))), tuple(sorted(st.destroyed)))
+    found = _PATHS.get(key)
+    if found is None:
+        if len(_PATHS) >= _PATHS_MAX:
+            _PATHS.clear()
+        found = _PATHS[key] = _walk(st, key[1])
+    return found
+
+
+# About 20 kB an entry (the squares themselves are shared): a search's positions ask for a few hundred.
+_PATHS: dict[tuple[str, tuple[Cell, ...], tuple[EdgeKey, ...]], dict[Cell, int]] = {}
+_PATHS_MAX = 1024
+
+
+def _walk(st: EscapeState, goals: tuple[Cell, ...]) -> dict[Cell, int]:
     b = R.board(st)
+    squares = _squares(b.width, b.height)
     dist = {g: 0 for g in goals}
     queue = deque(goals)
     while queue:
         c = queue.popleft()
         for dx, dy in ORTHOGONAL:
-            n = (c[0] + dx, c[1] + dy)
-            if not (0 <= n[0] < b.width and 0 <= n[1] < b.height) or n in dist:
+            x, y = c[0] + dx, c[1] + dy
+            if not (0 <= x < b.width and 0 <= y < b.height):
                 continue
-            k = edge_key(c, n)
-            door = st.doors.get(k)
-            if door is None and R.edge_blocks(st, c, n):
+            n = squares[x][y]
+            if n in dist:
                 continue
-            # Door costs are folded in as one extra step (cheap BFS); locked ones are only for the I.S.C. or hackers.
+            if st.doors.get(edge_key(c, n)) is None and R.edge_blocks(st, c, n):
+                continue
             dist[n] = dist[c] + 1
             queue.append(n)
     return dist
+
+
+@cache
+def _squares(width: int, height: int) -> tuple[tuple[Cell, ...], ...]:
+    """One tuple per square, shared by every memoised walk."""
+    return tuple(tuple((x, y) for y in range(height)) for x in range(width))
 
 
 def goals_for(st: EscapeState, seat: str, carrying: bool) -> list[Cell]:

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from engine.ai.copying import flat, plain, rng_copy
 from engine.dice import Rng
-from engine.geometry.square import Cell, EdgeKey
+from engine.geometry.square import Cell
 from engine.rulesets.escape import rules as R
 from engine.rulesets.escape.policy import path_distances
 from engine.rulesets.escape.state import CBT, MVT, Door, EscapeState, Token, Unit
@@ -66,20 +66,13 @@ def determinize(st: EscapeState, seat: str, rng: Rng) -> EscapeState:
     return new
 
 
-_DISTANCES: dict[tuple[str, tuple[Cell, ...], tuple[EdgeKey, ...]], dict[Cell, int]] = {}
 _FAR = 40  # steps counted for a square no walk reaches (a sealed room)
 _SPAN = 30.0  # about the longest walk a scenario asks for: the scale of the linear distance credit
 
 
 def _distances(st: EscapeState, goals: tuple[Cell, ...]) -> dict[Cell, int]:
     # Walking distances depend on the map, the doors (any door is passable) and destroyed walls only.
-    key = (st.scenario, goals, tuple(st.destroyed))
-    found = _DISTANCES.get(key)
-    if found is None:
-        if len(_DISTANCES) > 512:
-            _DISTANCES.clear()
-        found = _DISTANCES[key] = path_distances(st, list(goals), "resistance")
-    return found
+    return path_distances(st, list(goals), "resistance")
 
 
 def _goal_cells(st: EscapeState) -> tuple[Cell, ...]:
@@ -261,18 +254,9 @@ def _kill_chance(attack: int, defence: int, armor: int, attacks: int, dodges: in
     return dist.get(need, 0.0)
 
 
-_FROM: dict[tuple[str, Cell, tuple[EdgeKey, ...]], dict[Cell, int]] = {}
-
-
 def _walks_from(st: EscapeState, cell: Cell) -> dict[Cell, int]:
-    # Walking distances from one square (the same map-only walk as :func:`_distances`), kept per square.
-    key = (st.scenario, cell, tuple(st.destroyed))
-    found = _FROM.get(key)
-    if found is None:
-        if len(_FROM) > 4096:
-            _FROM.clear()
-        found = _FROM[key] = path_distances(st, [cell], "resistance")
-    return found
+    # Walking distances from one square (the same map-only walk as :func:`_distances`).
+    return path_distances(st, [cell], "resistance")
 
 
 def _threat(st: EscapeState, u: Unit, hunters: list[Unit]) -> float:
