@@ -37,7 +37,9 @@ def bot_weights(st: SkirmState, seat: str, options: list[Command]) -> list[int]:
         w = VERB.get(c.verb, 2)
         if c.verb in ("move", "dash", "crawl", "leap") and c.args[0] in st.units:
             u = st.units[c.args[0]]
-            g = cache.setdefault(u.id, goals(st, u))
+            g = cache.get(u.id)
+            if g is None:  # once a unit: its goals ask who controls each objective
+                g = cache[u.id] = goals(st, u)
             to = parse_cell(c.args[1], SIZE, SIZE)
             if u.pos is not None and g:
                 before = min(chebyshev(u.pos, x) for x in g)
