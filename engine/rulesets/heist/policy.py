@@ -42,41 +42,80 @@ def hazard(st: HeistState, n: str) -> int:
 HAZARDS = {"camera": 3, "guard": 2, "dog": 2, "lock": 1}  # what an active chit adds to a route's cost
 
 
-Adjacency = dict[str, tuple[str, ...]]
+def hazard_key(st: HeistState) -> tuple[tuple[str, int], ...]:
+    """Every tile's :func:`hazard` above 0, in the board's order: for memos of walks that count them."""
+    out = []
+    for n, t in st.tiles.items():
+        if t.chits:  # hazard(), inlined: this runs for every memoised walk
+            h = 0
+            for c in t.chits:
+                if c.active:
+                    h += HAZARDS.get(c.kind, 0)
+            if h:
+                out.append((n, h))
+    return tuple(out)
 
 
-def adjacency(st: HeistState) -> Adjacency:
-    """Every tile's neighbours on the board now (:func:`rules.nbrs`), for searches that visit many tiles."""
-    return {n: R.nbrs(st, n) for n in st.tiles}
+WalkKey = tuple[object, ...]
+
+
+def walk_key(st: HeistState) -> WalkKey:
+    """What every walk over the board depends on besides its ends: the board as it stands
+    (:func:`rules.board_key`) and the hazards (:func:`hazard_key`). Callers that walk many times over one
+    position work it out once and pass it to :func:`distances` and :func:`walk_costs`."""
+    return (R.board_key(st), hazard_key(st))
 
 
 def distances(
-    st: HeistState, goals: set[str], adj: Adjacency | None = None, *, unsealed: bool = False
+    st: HeistState, goals: set[str], *, unsealed: bool = False, key: WalkKey | None = None
 ) -> dict[str, int]:
     """Cost from every tile to the nearest goal over the board now: one per step plus the hazards entered.
-    ``adj``: the board's :func:`adjacency`, when the caller has it; ``unsealed``: never through a remote
-    lock or keycard door (:func:`rules.sealed`)."""
-    return _spread(st, goals, adj, inward=True, unsealed=unsealed)
+    ``unsealed``: never through a remote lock or keycard door (:func:`rules.sealed`); ``key``: the
+    position's :func:`walk_key`, when the caller has it.
+
+    Memoised on what the walk depends on (the board as it stands, the hazards, the sealed tiles when
+    ``unsealed``, the goals): the search asks the same walks in playout after playout. The result is
+    shared: callers must not change it."""
+    memo = (key or walk_key(st), R.sealed_key(st) if unsealed else None, frozenset(goals))
+    found = _DISTANCES.get(memo)
+    if found is None:
+        if len(_DISTANCES) >= _MEMO_MAX:
+            _DISTANCES.clear()
+        found = _DISTANCES[memo] = _spread(st, goals, inward=True, unsealed=unsealed)
+    return found
+
+
+# Walks kept, a few kB each: the positions of one search share a handful of boards and hazards.
+_MEMO_MAX = 2048
+_DISTANCES: dict[tuple[object, ...], dict[str, int]] = {}
+_WALKS: dict[tuple[object, ...], dict[str, int]] = {}
+_SHUT: dict[tuple[object, ...], set[str]] = {}
 
 
 def walk_costs(
-    st: HeistState, sources: set[str], adj: Adjacency, over: set[str] | None = None
+    st: HeistState, sources: set[str], over: set[str] | None = None, *, key: WalkKey | None = None
 ) -> dict[str, int]:
     """Cost from ``sources`` out to every tile: one per step plus the hazards of each tile entered; with
-    ``over``, walking only onto those tiles (a character's plan and the exits)."""
-    return _spread(st, sources, adj, inward=False, over=over)
+    ``over``, walking only onto those tiles (a character's plan and the exits). Memoised like
+    :func:`distances` (shared: do not change it); ``key``: the position's :func:`walk_key`, if known."""
+    memo = (key or walk_key(st), frozenset(sources), None if over is None else frozenset(over))
+    found = _WALKS.get(memo)
+    if found is None:
+        if len(_WALKS) >= _MEMO_MAX:
+            _WALKS.clear()
+        found = _WALKS[memo] = _spread(st, sources, inward=False, over=over)
+    return found
 
 
 def _spread(
     st: HeistState,
     sources: set[str],
-    adj: Adjacency | None,
     *,
     inward: bool,
     over: set[str] | None = None,
     unsealed: bool = False,
 ) -> dict[str, int]:
-    nbrs = adj.__getitem__ if adj is not None else lambda n: R.nbrs(st, n)
+    table = R.neighbour_table(st)
     dist = {n: 0 for n in sources if R.alive(st, n)}
     heap = [(0, n) for n in sorted(dist)]
     hazards: dict[str, int] = {}  # each tile's, worked out once: a tile is reached from up to six sides
@@ -87,7 +126,7 @@ def _spread(
         # Inward, walking from m into cur costs 1 plus cur's hazards (a goal itself is free to enter);
         # outward, walking from cur into m costs 1 plus m's.
         into = (hazard(st, cur) if d else 0) if inward else None
-        for m in nbrs(cur):
+        for m in table.get(cur, ()):
             if (over is not None and m not in over) or (unsealed and R.sealed(st, m)):
                 continue
             if into is None:
@@ -180,7 +219,17 @@ def opener_steps(st: HeistState, tiles: set[str]) -> list[set[str]]:
 def _shut(st: HeistState, tiles: set[str]) -> set[str]:
     """What shuts ``tiles`` off from the exits: those of them under a remote lock or keycard door, and,
     when no exit can be reached from them without crossing one, the remote locks and keycard doors around
-    the part of the building they lie in."""
+    the part of the building they lie in. Memoised like :func:`distances` (shared: do not change it)."""
+    key = (R.board_key(st), R.sealed_key(st), frozenset(tiles))
+    found = _SHUT.get(key)
+    if found is None:
+        if len(_SHUT) >= _MEMO_MAX:
+            _SHUT.clear()
+        found = _SHUT[key] = _shut_walk(st, tiles)
+    return found
+
+
+def _shut_walk(st: HeistState, tiles: set[str]) -> set[str]:
     hard = partial(R.sealed, st)
     out = {n for n in tiles if hard(n)}
     outs = R.exits(st)
@@ -295,17 +344,17 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
     targets = targets or places
     far = 999
     # Walking costs between the characters and the places, searched from whichever side is smaller.
-    adj = adjacency(st)
+    key = walk_key(st)
     sources = sorted({p.pos for p in free if p.pos}) + ([""] if any(not p.pos for p in free) else [])
     if len(places) <= len(sources):
-        to = {n: distances(st, {n}, adj) for n in places}
+        to = {n: distances(st, {n}, key=key) for n in places}
         table = {
             (src, n): min((to[n].get(e, far) for e in ({src} if src else outs)), default=far)
             for src in sources
             for n in places
         }
     else:
-        frm = {src: walk_costs(st, {src} if src else outs, adj) for src in sources}
+        frm = {src: walk_costs(st, {src} if src else outs, key=key) for src in sources}
         table = {(src, n): frm[src].get(n, far) for src in sources for n in places}
 
     # Once the heist is under way a character walks only its own plan, so a place its plan reaches costs
@@ -313,7 +362,7 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
     # alone, places swapped between characters as they moved, and each walked to the tile of its plan
     # nearest its new place and back.
     by_plan = {
-        p.seat: walk_costs(st, {p.pos}, adj, over=set(p.plans) | outs)
+        p.seat: walk_costs(st, {p.pos}, set(p.plans) | outs, key=key)
         for p in free
         if p.pos and st.phase != "plan"
     }

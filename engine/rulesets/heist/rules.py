@@ -116,16 +116,34 @@ def nbrs(st: HeistState, n: str) -> tuple[str, ...]:
     """The tiles on the board now that share a side with ``n``."""
     # The heist's hottest function (every walk the policy and search make): the neighbours of every tile
     # are worked out once per board as it stands (the heist's map, tiles removed, exits and doors opened).
-    key = (st.heist, tuple(st.removed), tuple(st.exits), tuple(st.doors.items()))
+    return neighbour_table(st).get(n, ())
+
+
+def neighbour_table(st: HeistState) -> dict[str, tuple[str, ...]]:
+    """:func:`nbrs` of every tile, for walks that visit many (shared: do not change it)."""
+    key = board_key(st)
     table = _NEIGHBOURS.get(key)
     if table is None:
         if len(_NEIGHBOURS) > 256:  # boards as they stand: a handful per heist in play
             _NEIGHBOURS.clear()
         table = _NEIGHBOURS[key] = _neighbours(st)
-    return table.get(n, ())
+    return table
 
 
 _NEIGHBOURS: dict[tuple[object, ...], dict[str, tuple[str, ...]]] = {}
+
+
+def board_key(st: HeistState) -> tuple[object, ...]:
+    """What the board as it stands depends on (the heist's map, tiles removed, exits and doors opened):
+    equal keys, equal :func:`nbrs`, :func:`alive` and :func:`exits`. For memos of walks over the board."""
+    if not (st.removed or st.exits or st.doors):  # the printed board: most of every heist
+        return (st.heist,)
+    return (st.heist, tuple(st.removed), tuple(st.exits), tuple(st.doors.items()))
+
+
+def sealed_key(st: HeistState) -> tuple[str, ...]:
+    """The tiles :func:`sealed` shuts now, in the board's order: for memos of walks that avoid them."""
+    return tuple([n for n, t in st.tiles.items() if t.marks and any(m in t.marks for m in SEALS)])
 
 
 def _neighbours(st: HeistState) -> dict[str, tuple[str, ...]]:

@@ -44,11 +44,44 @@ def _cost(st: HeistState, n: str) -> int:
 
 
 def _walk(
-    st: HeistState, sources: set[str], allowed: set[str] | None, *, outward: bool, start: int = 0
+    st: HeistState,
+    sources: set[str],
+    allowed: set[str] | None,
+    *,
+    outward: bool,
+    start: int = 0,
+    key: P.WalkKey | None = None,
 ) -> dict[str, int]:
     """Walking costs over the board as it stands, only through ``allowed`` tiles (None: anywhere), from
     ``start`` at the sources. ``outward``: from the sources to every tile; else from every tile to the
-    nearest source."""
+    nearest source.
+
+    Memoised on what the costs depend on (the board as it stands, the hazards, the unknown tiles and the
+    arguments): the evaluation asks the same walks in playout after playout. Shared: do not change it.
+    ``key``: the position's :func:`walk_key`, when the caller has it."""
+    frozen = None if allowed is None else frozenset(allowed)
+    memo = (key or walk_key(st), frozenset(sources), frozen, outward, start)
+    found = _WALKS.get(memo)
+    if found is None:
+        if len(_WALKS) >= _WALKS_MAX:
+            _WALKS.clear()
+        found = _WALKS[memo] = _walk_now(st, sources, allowed, outward=outward, start=start)
+    return found
+
+
+def walk_key(st: HeistState) -> P.WalkKey:
+    """What the evaluation's walks depend on besides their ends: :func:`policy.walk_key` and the unknown
+    tiles (each costs one more to enter)."""
+    return (*P.walk_key(st), tuple([n for n, t in st.tiles.items() if t.unknown]))
+
+
+_WALKS: dict[tuple[object, ...], dict[str, int]] = {}
+_WALKS_MAX = 2048  # a few kB each
+
+
+def _walk_now(
+    st: HeistState, sources: set[str], allowed: set[str] | None, *, outward: bool, start: int
+) -> dict[str, int]:
     dist = {n: start for n in sources if R.alive(st, n) and (allowed is None or n in allowed)}
     heap = [(start, n) for n in sorted(dist)]
     while heap:
@@ -74,6 +107,7 @@ class _Walks:
         # Once the escape is called (or on), the crew only runs: nothing more is opened, cracked or freed.
         self.running = st.escape_called or st.phase == "escape"
         exits = R.exits(st)
+        key = walk_key(st)
         self.frm: list[dict[str, int]] = []
         self.out_of: list[dict[str, int]] = []
         self.by_seat: dict[str, int] = {}
@@ -86,9 +120,9 @@ class _Walks:
             # A guard on the character's own tile holds it there: one subdue each before its first step.
             held = 0 if A.can_leave(st, p) else R.guards(st, p.pos)
             self.held.append(held)
-            self.frm.append(_walk(st, {p.pos}, allowed, outward=True, start=held))
-            self.out_of.append(_walk(st, exits, allowed, outward=False))
-        self.free_out = _walk(st, exits, None, outward=False)
+            self.frm.append(_walk(st, {p.pos}, allowed, outward=True, start=held, key=key))
+            self.out_of.append(_walk(st, exits, allowed, outward=False, key=key))
+        self.free_out = _walk(st, exits, None, outward=False, key=key)
 
     def carry(self, seat: str) -> int:
         """From where ``seat``'s character stands to the nearest exit."""
