@@ -9,7 +9,8 @@ from collections import deque
 from functools import cache
 
 from engine.core import Command
-from engine.geometry.square import ORTHOGONAL, Cell, EdgeKey, edge_key, parse_cell
+from engine.geometry.square import ORTHOGONAL, Cell, edge_key, parse_cell
+from engine.memo import Memo
 from engine.rulesets.escape import rules as R
 from engine.rulesets.escape.state import MVT, EscapeState, Unit
 
@@ -20,18 +21,12 @@ def path_distances(st: EscapeState, goals: list[Cell], seat: str) -> dict[Cell, 
     Only the map, the goals and the destroyed walls decide it, so it is memoised on them: the search asks
     again for the same goals in most of its playouts. The result is shared: callers must not change it.
     """
-    key = (st.scenario, tuple(sorted(set(goals))), tuple(sorted(st.destroyed)))
-    found = _PATHS.get(key)
-    if found is None:
-        if len(_PATHS) >= _PATHS_MAX:
-            _PATHS.clear()
-        found = _PATHS[key] = _walk(st, key[1])
-    return found
+    ends = tuple(sorted(set(goals)))
+    return _PATHS.get((st.scenario, ends, tuple(sorted(st.destroyed))), lambda: _walk(st, ends))
 
 
 # About 20 kB an entry (the squares themselves are shared): a search's positions ask for a few hundred.
-_PATHS: dict[tuple[str, tuple[Cell, ...], tuple[EdgeKey, ...]], dict[Cell, int]] = {}
-_PATHS_MAX = 1024
+_PATHS: Memo[dict[Cell, int]] = Memo(1024)
 
 
 def _walk(st: EscapeState, goals: tuple[Cell, ...]) -> dict[Cell, int]:

@@ -11,6 +11,7 @@ from collections import deque
 from functools import partial
 
 from engine.core import Command
+from engine.memo import Memo
 from engine.rulesets.heist import npcs as N
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.state import HeistState, Npc, Player
@@ -77,19 +78,13 @@ def distances(
     ``unsealed``, the goals): the search asks the same walks in playout after playout. The result is
     shared: callers must not change it."""
     memo = (key or walk_key(st), R.sealed_key(st) if unsealed else None, frozenset(goals))
-    found = _DISTANCES.get(memo)
-    if found is None:
-        if len(_DISTANCES) >= _MEMO_MAX:
-            _DISTANCES.clear()
-        found = _DISTANCES[memo] = _spread(st, goals, inward=True, unsealed=unsealed)
-    return found
+    return _DISTANCES.get(memo, lambda: _spread(st, goals, inward=True, unsealed=unsealed))
 
 
-# Walks kept, a few kB each: the positions of one search share a handful of boards and hazards.
-_MEMO_MAX = 2048
-_DISTANCES: dict[tuple[object, ...], dict[str, int]] = {}
-_WALKS: dict[tuple[object, ...], dict[str, int]] = {}
-_SHUT: dict[tuple[object, ...], set[str]] = {}
+# Walks kept, about 1.5 kB each: the positions of one search share a handful of boards and hazards.
+_DISTANCES: Memo[dict[str, int]] = Memo(2048)
+_WALKS: Memo[dict[str, int]] = Memo(2048)
+_SHUT: Memo[set[str]] = Memo(2048)
 
 
 def walk_costs(
@@ -99,12 +94,7 @@ def walk_costs(
     ``over``, walking only onto those tiles (a character's plan and the exits). Memoised like
     :func:`distances` (shared: do not change it); ``key``: the position's :func:`walk_key`, if known."""
     memo = (key or walk_key(st), frozenset(sources), None if over is None else frozenset(over))
-    found = _WALKS.get(memo)
-    if found is None:
-        if len(_WALKS) >= _MEMO_MAX:
-            _WALKS.clear()
-        found = _WALKS[memo] = _spread(st, sources, inward=False, over=over)
-    return found
+    return _WALKS.get(memo, lambda: _spread(st, sources, inward=False, over=over))
 
 
 def _spread(
@@ -221,12 +211,7 @@ def _shut(st: HeistState, tiles: set[str]) -> set[str]:
     when no exit can be reached from them without crossing one, the remote locks and keycard doors around
     the part of the building they lie in. Memoised like :func:`distances` (shared: do not change it)."""
     key = (R.board_key(st), R.sealed_key(st), frozenset(tiles))
-    found = _SHUT.get(key)
-    if found is None:
-        if len(_SHUT) >= _MEMO_MAX:
-            _SHUT.clear()
-        found = _SHUT[key] = _shut_walk(st, tiles)
-    return found
+    return _SHUT.get(key, lambda: _shut_walk(st, tiles))
 
 
 def _shut_walk(st: HeistState, tiles: set[str]) -> set[str]:

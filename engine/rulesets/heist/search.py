@@ -15,6 +15,7 @@ import heapq
 
 from engine.ai.copying import rng_copy
 from engine.dice import Rng
+from engine.memo import Memo
 from engine.rulesets.heist import actions as A
 from engine.rulesets.heist import policy as P
 from engine.rulesets.heist import rules as R
@@ -61,12 +62,7 @@ def _walk(
     ``key``: the position's :func:`walk_key`, when the caller has it."""
     frozen = None if allowed is None else frozenset(allowed)
     memo = (key or walk_key(st), frozenset(sources), frozen, outward, start)
-    found = _WALKS.get(memo)
-    if found is None:
-        if len(_WALKS) >= _WALKS_MAX:
-            _WALKS.clear()
-        found = _WALKS[memo] = _walk_now(st, sources, allowed, outward=outward, start=start)
-    return found
+    return _WALKS.get(memo, lambda: _walk_now(st, sources, allowed, outward=outward, start=start))
 
 
 def walk_key(st: HeistState) -> P.WalkKey:
@@ -75,8 +71,7 @@ def walk_key(st: HeistState) -> P.WalkKey:
     return (*P.walk_key(st), tuple([n for n, t in st.tiles.items() if t.unknown]))
 
 
-_WALKS: dict[tuple[object, ...], dict[str, int]] = {}
-_WALKS_MAX = 2048  # a few kB each
+_WALKS: Memo[dict[str, int]] = Memo(2048)  # about 1.5 kB each
 
 
 def _walk_now(
