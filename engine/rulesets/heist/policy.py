@@ -45,16 +45,7 @@ HAZARDS = {"camera": 3, "guard": 2, "dog": 2, "lock": 1}  # what an active chit 
 
 def hazard_key(st: HeistState) -> tuple[tuple[str, int], ...]:
     """Every tile's :func:`hazard` above 0, in the board's order: for memos of walks that count them."""
-    out = []
-    for n, t in st.tiles.items():
-        if t.chits:  # hazard(), inlined: this runs for every memoised walk
-            h = 0
-            for c in t.chits:
-                if c.active:
-                    h += HAZARDS.get(c.kind, 0)
-            if h:
-                out.append((n, h))
-    return tuple(out)
+    return tuple([(n, h) for n, t in st.tiles.items() if t.chits and (h := hazard(st, n))])
 
 
 WalkKey = tuple[object, ...]
