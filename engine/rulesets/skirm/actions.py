@@ -856,21 +856,21 @@ class Group:
     """Commands listed lazily, in order: ``make(item)`` for each item. Self-play picks one by index and
     builds only that one (:func:`pick`); iterating builds them all.
 
-    A group with ``legal`` holds candidates not yet checked (only :func:`listing` with ``unchecked``
-    makes one): ``legal(item)`` says whether the candidate is a legal command, and iterating the group
+    A group with ``allows`` holds candidates not yet checked (only :func:`listing` with ``unchecked``
+    makes one): ``allows(item)`` says whether the candidate is a legal command, and iterating the group
     skips those that are not."""
 
-    __slots__ = ("items", "make", "legal")
+    __slots__ = ("items", "make", "allows")
 
     def __init__(
         self,
         items: Sequence[Any],
         make: Callable[[Any], Command] | None = None,
-        legal: Callable[[Any], bool] | None = None,
+        allows: Callable[[Any], bool] | None = None,
     ) -> None:
         self.items = items
         self.make = make
-        self.legal = legal
+        self.allows = allows
 
     def __len__(self) -> int:
         return len(self.items)
@@ -880,7 +880,7 @@ class Group:
         return item if self.make is None else self.make(item)
 
     def __iter__(self) -> Iterator[Command]:
-        items = self.items if self.legal is None else [x for x in self.items if self.legal(x)]
+        items = self.items if self.allows is None else [x for x in self.items if self.allows(x)]
         return iter(items) if self.make is None else map(self.make, items)
 
 
@@ -901,7 +901,7 @@ def pick_candidate(groups: list[Group], i: int) -> Command | None:
     for g in groups:
         n = len(g.items)
         if i < n:
-            if g.legal is not None and not g.legal(g.items[i]):
+            if g.allows is not None and not g.allows(g.items[i]):
                 return None
             return g[i]
         i -= n
@@ -911,7 +911,7 @@ def pick_candidate(groups: list[Group], i: int) -> Command | None:
 def listing(st: SkirmState, seat: str, *, unchecked: bool = False) -> list[Group]:
     """:func:`legal` as groups of commands built on demand (same commands, same order).
 
-    With ``unchecked``, ranged attacks come as candidates not yet checked (a group with ``legal``), and
+    With ``unchecked``, ranged attacks come as candidates not yet checked (a group with ``allows``), and
     :func:`pick_candidate` checks only the one picked: the line-of-sight checks are most of a listing's
     cost, and a random pick needs one of them at most."""
     w = R.waiting(st)

@@ -37,6 +37,6 @@ def sample(st: SkirmState, seat: str, rng: Chooser) -> Command | None:
         command = A.pick_candidate(groups, rng.below(total))
         if command is not None:
             return command
-    exact = [A.Group(list(g), None) if g.legal is not None else g for g in groups]
+    exact = [A.Group(list(g), None) if g.allows is not None else g for g in groups]
     total = sum([len(g.items) for g in exact])
     return A.pick(exact, rng.below(total)) if total else None
