@@ -13,6 +13,7 @@ from engine.board_marks import seat_palette
 from engine.core import Event
 from engine.geometry import hexgrid as H
 from engine.grammar import with_article
+from engine.memo import Memo
 from engine.rulesets.heist.board import Board, build
 from engine.rulesets.heist.content import Character, Heist, HeistContent, load_content
 from engine.rulesets.heist.state import (
@@ -121,16 +122,10 @@ def nbrs(st: HeistState, n: str) -> tuple[str, ...]:
 
 def neighbour_table(st: HeistState) -> dict[str, tuple[str, ...]]:
     """:func:`nbrs` of every tile, for walks that visit many (shared: do not change it)."""
-    key = board_key(st)
-    table = _NEIGHBOURS.get(key)
-    if table is None:
-        if len(_NEIGHBOURS) > 256:  # boards as they stand: a handful per heist in play
-            _NEIGHBOURS.clear()
-        table = _NEIGHBOURS[key] = _neighbours(st)
-    return table
+    return _NEIGHBOURS.get(board_key(st), lambda: _neighbours(st))
 
 
-_NEIGHBOURS: dict[tuple[object, ...], dict[str, tuple[str, ...]]] = {}
+_NEIGHBOURS: Memo[dict[str, tuple[str, ...]]] = Memo(256)  # boards as they stand: a handful per heist
 
 
 def board_key(st: HeistState) -> tuple[object, ...]:
