@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.core import Event, Outcome
 from engine.geometry.square import Cell, cell_name, chebyshev, line_of_sight, parse_cell
+from engine.memo import Memo
 from engine.rulesets.cardcombat.content import (
     CHESTS,
     LEVEL_XP,
@@ -224,16 +225,26 @@ def walks(st: CCState, f: dict[str, Any], limit: int) -> dict[Walk, tuple[int, W
 WalkTable = tuple[dict[Walk, tuple[int, Walk | None]], dict[Walk, list[Cell]]]
 
 
-def _walk_table(st: CCState, f: dict[str, Any], limit: int) -> WalkTable:
-    """:func:`walks`, and the cells walked to reach each of its states (shared, read-only)."""
-    start = pos(f)
-    flying = bool(f.get("flying"))
-    blockers = frozenset(pos(g) for g in foes(st, f))
-    geo = geometry(st)
-    key = (geo.key, start, blockers, limit, flying)
+WalkKey = tuple[tuple[str, ...], Cell, frozenset[Cell], int, bool]
+
+
+def _walk_key(st: CCState, f: dict[str, Any], limit: int) -> WalkKey:
+    """Everything ``f``'s walks within ``limit`` steps depend on: the map, its square, its foes' squares,
+    the limit and whether it flies."""
+    return (geometry(st).key, pos(f), frozenset(pos(g) for g in foes(st, f)), limit, bool(f.get("flying")))
+
+
+def _walk_table(st: CCState, f: dict[str, Any], limit: int, key: WalkKey | None = None) -> WalkTable:
+    """:func:`walks`, and the cells walked to reach each of its states (shared, read-only). ``key``: the
+    walks' :func:`_walk_key`, where the caller has it already."""
+    key = key or _walk_key(st, f, limit)
     memo = _WALKS.get(key)
     if memo is not None:  # listing a hero's moves and then playing one asks twice for the same walks
         return memo
+    # worked out from the state, not read from the key: a key missing something would show in the tests
+    start, flying = pos(f), bool(f.get("flying"))
+    blockers = frozenset(pos(g) for g in foes(st, f))
+    geo = geometry(st)
     # breadth-first over (cell, traps crossed): the first visit of a state is its shortest walk, and a
     # walk reaching a cell later with no fewer traps than an earlier one is never better, so it is dropped
     seen: dict[Walk, tuple[int, Walk | None]] = {(start, 0): (0, None)}
@@ -265,19 +276,27 @@ def _walk_table(st: CCState, f: dict[str, Any], limit: int) -> WalkTable:
 
 
 # walks by (map, start, foes' squares, limit, flying): a pure function of its key, shared read-only
-_WALKS: dict[tuple[tuple[str, ...], Cell, frozenset[Cell], int, bool], WalkTable] = {}
+_WALKS: dict[WalkKey, WalkTable] = {}
+# the routes picked from those walks, by the walks' key (and the free squares, for a hero)
+_WARY_ROUTES: Memo[dict[Cell, tuple[int, list[Cell]]]] = Memo(256)
+_HERO_ROUTES: Memo[dict[Cell, tuple[int, int, list[Cell]]]] = Memo(256)
 
 
 def wary_routes(st: CCState, f: dict[str, Any], limit: int) -> dict[Cell, tuple[int, list[Cell]]]:
     """How an enemy walks (Enemy actions: around a trap if it can, through it if not): for every cell
     reachable within ``limit`` steps, the fewest traps any such walk crosses and, among those walks, the
-    shortest one (cell -> (traps, cells walked; shared lists, read only))."""
-    seen, paths = _walk_table(st, f, limit)
-    out: dict[Cell, tuple[int, list[Cell]]] = {}
-    for (c, t), _step in sorted(seen.items(), key=lambda kv: (kv[0][1], kv[1][0])):
-        if c not in out:
-            out[c] = (t, paths[(c, t)])
-    return out
+    shortest one (cell -> (traps, cells walked; shared, read only))."""
+    key = _walk_key(st, f, limit)
+
+    def work_out() -> dict[Cell, tuple[int, list[Cell]]]:
+        seen, paths = _walk_table(st, f, limit, key)
+        out: dict[Cell, tuple[int, list[Cell]]] = {}
+        for (c, t), _step in sorted(seen.items(), key=lambda kv: (kv[0][1], kv[1][0])):
+            if c not in out:
+                out[c] = (t, paths[(c, t)])
+        return out
+
+    return _WARY_ROUTES.get(key, work_out)
 
 
 def hero_routes(
@@ -287,15 +306,20 @@ def hero_routes(
     stamina: the cheapest walk in stamina, and among those the one crossing the fewest traps, then the
     shortest (cell -> (stamina, traps, cells walked; shared lists, read only)). A detour around a trap is
     taken when the card's free squares cover it, never paid for with stamina the player did not choose to
-    spend."""
-    seen, paths = _walk_table(st, f, free + pool)
-    out: dict[Cell, tuple[int, int, list[Cell]]] = {}
-    for (c, t), (steps, _prev) in sorted(
-        seen.items(), key=lambda kv: (max(0, kv[1][0] - free), kv[0][1], kv[1][0])
-    ):
-        if c not in out:
-            out[c] = (max(0, steps - free), t, paths[(c, t)])
-    return out
+    spend. The mapping is shared with later calls for the same routes: read it, never change it."""
+    key = _walk_key(st, f, free + pool)
+
+    def work_out() -> dict[Cell, tuple[int, int, list[Cell]]]:
+        seen, paths = _walk_table(st, f, free + pool, key)
+        out: dict[Cell, tuple[int, int, list[Cell]]] = {}
+        for (c, t), (steps, _prev) in sorted(
+            seen.items(), key=lambda kv: (max(0, kv[1][0] - free), kv[0][1], kv[1][0])
+        ):
+            if c not in out:
+                out[c] = (max(0, steps - free), t, paths[(c, t)])
+        return out
+
+    return _HERO_ROUTES.get((key, free), work_out)
 
 
 def distance_map(st: CCState, f: dict[str, Any], avoid_traps: bool) -> Mapping[Cell, int]:
@@ -361,6 +385,10 @@ class Distances(Mapping[Cell, int]):
     def __getitem__(self, c: Cell) -> int:
         self._reaches(c)
         return self._found[c]
+
+    def get(self, c: Cell, default: Any = None) -> Any:  # Mapping's own goes through a KeyError
+        """The distance to ``c``, or ``default`` where no walk reaches it."""
+        return self._found[c] if self._reaches(c) else default
 
     def __iter__(self) -> Iterator[Cell]:
         self._grow(None)
@@ -988,8 +1016,8 @@ def pick_targets(
             break
 
         def walk(g: dict[str, Any]) -> int:
-            p = pos(g)
-            near = [dist[(p[0] + dx, p[1] + dy)] for dx, dy in KING if (p[0] + dx, p[1] + dy) in dist]
+            x, y = g["pos"]
+            near = [d for dx, dy in KING if (d := dist.get((x + dx, y + dy))) is not None]
             return min(near) if near else 999
 
         keys = {g["id"]: (0 if has(g, "mark") else 1, 0 if g["kind"] == "summon" else 1, walk(g),
@@ -1083,18 +1111,21 @@ def enemy_move(
     the fewest steps; otherwise the reachable square nearest the goal. Traps on the way hurt. An enemy with no
     way to the goal (closed doors between them) stays where it is."""
     best = wary_routes(st, e, steps)
-    options = [c for c in best if c == pos(e) or not occupant(st, c)]
-    if goal_distance(st, goal, pos(e)) >= 999:
+    here, there = pos(e), pos(goal)
+    taken = {pos(f) for f in alive(st)}
+    options = [c for c in best if c == here or c not in taken]
+    from_goal = _walk_from(tuple(st.scenario["rows"]), there)  # goal_distance for every square at once
+    if from_goal.get(here, 999) >= 999:
         return  # enemies open no doors: one shut away from its target waits where it is
 
     def score(c: Cell) -> tuple[int, int, int, int, int]:
-        in_range = chebyshev(c, pos(goal)) <= rng_needed and sees(st, c, pos(goal))
-        gd = goal_distance(st, goal, c)
+        in_range = chebyshev(c, there) <= rng_needed and sees(st, c, there)
+        gd = from_goal.get(c, 999)
         walk = len(best[c][1])
         return (0 if in_range else 1, best[c][0], walk if in_range else gd, gd, c[1] * 100 + c[0])
 
     dest = min(options, key=score)
-    if dest == pos(e):
+    if dest == here:
         return
     walked = best[dest][1]
     e["pos"] = [dest[0], dest[1]]

@@ -1,0 +1,70 @@
+"""Dark Realms' kept walks: routes taken from the memo equal routes worked out afresh in every position."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from engine import new_game
+from engine.ai.random_policy import Picker
+from engine.ruleset import find_ruleset
+from engine.rulesets.cardcombat import rules as R
+
+
+def _fresh(work: Any) -> Any:
+    """``work()`` with every walk memo empty, so nothing kept is read; what was kept is put back after, so
+    later positions still read answers kept from earlier ones."""
+    kept = (dict(R._WALKS), dict(R._WARY_ROUTES.answers), dict(R._HERO_ROUTES.answers))
+    R._WALKS.clear()
+    R._WARY_ROUTES.answers.clear()
+    R._HERO_ROUTES.answers.clear()
+    try:
+        return work()
+    finally:
+        R._WALKS.clear()
+        R._WALKS.update(kept[0])
+        R._WARY_ROUTES.answers = kept[1]
+        R._HERO_ROUTES.answers = kept[2]
+
+
+@pytest.mark.parametrize("scenario", ["crypt", "orc_camp", "prisoner", "vault"])
+def test_kept_routes_equal_fresh_routes_through_a_random_game(scenario: str) -> None:
+    rs = find_ruleset("cardcombat")
+    seats: dict[str, str | None] = {"hero1": None, "hero2": None}
+    game = new_game("cardcombat", seed=11, scenario=scenario, seats=seats)
+    st, picker = game.state, Picker(11)
+    checked = 0
+    for _ in range(400):
+        if rs.outcome(st) is not None:
+            break
+        for f in R.alive(st):
+            # warm: asked twice, so the second answer comes from the memo
+            for free, pool in ((2, 0), (1, 2), (0, 3)):
+                R.hero_routes(st, f, free, pool)
+                warm = R.hero_routes(st, f, free, pool)
+                assert warm == _fresh(lambda f=f, free=free, pool=pool: R.hero_routes(st, f, free, pool))
+            R.wary_routes(st, f, 4)
+            warm_wary = R.wary_routes(st, f, 4)
+            assert warm_wary == _fresh(lambda f=f: R.wary_routes(st, f, 4))
+            checked += 1
+        seat = rs.next_seat(st)
+        assert seat is not None
+        command = rs.sample_command(st, seat, picker)
+        assert command is not None
+        rs.execute(st, seat, command)
+    assert checked > 100
+
+
+def test_lazy_distances_answer_get_as_the_whole_search_would() -> None:
+    game = new_game("cardcombat", seed=5, scenario="crypt", seats={"hero1": None})
+    st = game.state
+    for f in R.alive(st):
+        dist = R.distance_map(st, f, avoid_traps=False)
+        whole = dict(R.distance_map(st, f, avoid_traps=False))  # searched to its end
+        w, h = R.size(st)
+        for y in range(-1, h + 1):
+            for x in range(-1, w + 1):
+                assert dist.get((x, y)) == whole.get((x, y))
+                assert dist.get((x, y), 999) == Mapping.get(dist, (x, y), 999)
