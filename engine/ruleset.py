@@ -201,6 +201,15 @@ class Ruleset(ABC):
         nothing."""
         return options
 
+    def weighed_options(
+        self, state: Any, seat: str, options: list[Command]
+    ) -> tuple[list[Command], list[int] | None]:
+        """The worthwhile commands of ``options`` (:meth:`worthwhile`, or all of them where that leaves
+        none) and their :meth:`bot_weights`, as one answer: a ruleset whose two share work (the heist's
+        plans) overrides it to do that work once. Raises nothing."""
+        kept = self.worthwhile(state, seat, options) or options
+        return kept, self.bot_weights(state, seat, kept)
+
     def option_specs(self, scenario: str) -> list[OptionSpec]:
         """The lobby choices this scenario offers (empty: none)."""
         return []

@@ -105,15 +105,18 @@ def searched_commands(ruleset: Ruleset, state: Any, seat: str) -> list[Command]:
 
 
 def _priors(ruleset: Ruleset, state: Any, seat: str, options: list[Command]) -> list[float]:
-    weights = ruleset.bot_weights(state, seat, options)
-    if weights is None or len(weights) != len(options):
-        return [1.0 / len(options)] * len(options)
+    return _priors_from(ruleset.bot_weights(state, seat, options), len(options))
+
+
+def _priors_from(weights: list[int] | None, n: int) -> list[float]:
+    if weights is None or len(weights) != n:
+        return [1.0 / n] * n
     clipped = [max(0, w) for w in weights]
     total = sum(clipped)
     if total <= 0:
-        return [1.0 / len(options)] * len(options)
+        return [1.0 / n] * n
     # A floor keeps every legal command reachable even when the policy gives it weight 0.
-    floor = 0.1 / len(options)
+    floor = 0.1 / n
     return [floor + 0.9 * w / total for w in clipped]
 
 
@@ -231,11 +234,21 @@ class Searcher:
             if nxt is None:
                 break
             mover = nxt
+            if not node.children:  # a new node: its options and their priors in one pass
+                legal = [c for c in rs.legal_commands(det, mover) if c.verb not in SKIPPED_VERBS]
+                options, weights = rs.weighed_options(det, mover, legal)
+                if not options:
+                    break
+                priors = _priors_from(weights, len(options))
+                for c, p in zip(options, priors, strict=True):
+                    node.children[c.text] = _Node(mover, p)
+                texts = [c.text for c in options]
+                continue
             options = searched_commands(rs, det, mover)
             if not options:
                 break
             texts = [c.text for c in options]
-            if not node.children or any(t not in node.children for t in texts):
+            if any(t not in node.children for t in texts):
                 priors = _priors(rs, det, mover, options)
                 for c, p in zip(options, priors, strict=True):
                     if c.text not in node.children:
@@ -285,10 +298,9 @@ class Searcher:
         except RuleError:
             return None
 
-    def _pick(self, det: Any, seat: str, options: list[Command], picker: Picker) -> int:
+    def _pick(self, options: list[Command], weights: list[int] | None, picker: Picker) -> int:
         if not self.budget.policy_rollouts or len(options) == 1:
             return picker.below(len(options))
-        weights = self.ruleset.bot_weights(det, seat, options)
         total = sum(max(0, w) for w in weights) if weights else 0
         if not weights or total <= 0:
             return picker.below(len(options))
@@ -312,10 +324,14 @@ class Searcher:
             if self.has_sampler and not self.budget.policy_rollouts:
                 command = rs.sample_command(det, seat, picker)
             if command is None:
-                options = searched_commands(rs, det, seat)
+                if self.budget.policy_rollouts:
+                    legal = [c for c in rs.legal_commands(det, seat) if c.verb not in SKIPPED_VERBS]
+                    options, weights = rs.weighed_options(det, seat, legal)
+                else:
+                    options, weights = searched_commands(rs, det, seat), None
                 if not options:
                     return
-                command = options[self._pick(det, seat, options, picker)]
+                command = options[self._pick(options, weights, picker)]
             try:
                 execute(det, seat, command)
             except RuleError:

@@ -399,8 +399,23 @@ def door_sides(st: HeistState) -> set[str]:
     return {m for n in doors for m in R.nbrs(st, n) if not R.sealed(st, m) and m not in R.exits(st) | targets}
 
 
-def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
-    """A weight per option: follow a sensible plan, act usefully, call the escape when the job is done."""
+def plan_of(st: HeistState, p: Player) -> dict[str, int]:
+    """The character's plan as :func:`bot_weights` follows it: :func:`plan_distances` to its goals (empty
+    before it stands on the board or with no goal)."""
+    goal = goals_for(st, p) if p.pos else set()
+    return plan_distances(st, p, goal) if goal else {}
+
+
+def bot_weights(
+    st: HeistState,
+    seat: str,
+    options: list[Command],
+    *,
+    plan: dict[str, int] | None = None,
+    wasteful: set[str] | None = None,
+) -> list[int]:
+    """A weight per option: follow a sensible plan, act usefully, call the escape when the job is done.
+    ``plan`` (:func:`plan_of`) and ``wasteful`` (:func:`wasteful_actions`), where the caller has them."""
     p = st.players[seat]
     weights = [VERB_WEIGHTS.get(c.verb, 1) for c in options]
     if st.phase == "plan":
@@ -409,8 +424,7 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
         return escape_weights(st, p, options, weights)
     if st.phase == "event":
         return weights
-    goal = goals_for(st, p) if p.pos else set()
-    d = plan_distances(st, p, goal) if goal else {}
+    d = plan_of(st, p) if plan is None else plan
     big = 999
     here = d.get(p.pos, big)
     done_job = job_done(st)
@@ -444,9 +458,11 @@ def bot_weights(st: HeistState, seat: str, options: list[Command]) -> list[int]:
         elif c.verb == "npc":
             weights[i] = npc_weight(st, c, options)
     acts = [i for i, c in enumerate(options) if c.verb == "act"]
-    if len(acts) > 1 and (wasteful := wasteful_actions(st, p, d if p.pos else None)):
+    if len(acts) > 1 and (
+        outdone := wasteful_actions(st, p, d if p.pos else None) if wasteful is None else wasteful
+    ):
         for i in acts:
-            if options[i].args[0] in wasteful:
+            if options[i].args[0] in outdone:
                 weights[i] = 0
     if any(weights[i] for i in acts if i not in loud_for_little):
         # Something quiet (or really useful) is on offer: no 🔊 for 💡 alone. A character waiting on

@@ -295,21 +295,40 @@ class Heist(Ruleset):
         action another open action beats outright (:func:`policy.wasteful_actions`): the search told a Run
         that could take one step from a Walk only by its rollouts' luck, and ran (The Startup Job, seed
         20000)."""
-        chosen = bool(state.players[seat].pos)
-        give_up = len(state.deck) > P.LAST_CARDS and not P.job_done(state)
         acts = sum(c.verb == "act" for c in options)
         wasteful = P.wasteful_actions(state, state.players[seat]) if acts > 1 else set()
-        return [
-            c
-            for c in options
-            if c.verb not in ("deck", "sell")
-            and not (c.verb == "act" and c.args[0] in wasteful)
-            and not (c.verb == "escape" and give_up)
-            and not (c.verb == "start" and chosen)
-            and not (c.verb == "drop" and len(c.args) == 1)
-            and not (c.verb == "take" and c.args[-1:] == ("npc",))
-        ]
+        return _worthwhile(state, seat, options, wasteful)
+
+    def weighed_options(
+        self, state: Any, seat: str, options: list[Command]
+    ) -> tuple[list[Command], list[int] | None]:
+        """:meth:`worthwhile` and :meth:`bot_weights` with the character's plan and its outdone actions
+        worked out once for both (together they were a quarter of a search decision, twice over)."""
+        st: HeistState = state
+        p = st.players[seat]
+        if st.phase != "action" or sum(c.verb == "act" for c in options) < 2:
+            return super().weighed_options(state, seat, options)
+        d = P.plan_of(st, p)
+        wasteful = P.wasteful_actions(st, p, d if p.pos else None)
+        kept = _worthwhile(st, seat, options, wasteful) or options
+        return kept, P.bot_weights(st, seat, kept, plan=d, wasteful=wasteful)
 
     def help_topics(self) -> dict[str, str]:
         """Rules help in the project's own words."""
         return dict(HELP)
+
+
+def _worthwhile(state: HeistState, seat: str, options: list[Command], wasteful: set[str]) -> list[Command]:
+    """:meth:`HeistRuleset.worthwhile` with the character's outdone actions (``wasteful``) known."""
+    chosen = bool(state.players[seat].pos)
+    give_up = len(state.deck) > P.LAST_CARDS and not P.job_done(state)
+    return [
+        c
+        for c in options
+        if c.verb not in ("deck", "sell")
+        and not (c.verb == "act" and c.args[0] in wasteful)
+        and not (c.verb == "escape" and give_up)
+        and not (c.verb == "start" and chosen)
+        and not (c.verb == "drop" and len(c.args) == 1)
+        and not (c.verb == "take" and c.args[-1:] == ("npc",))
+    ]
