@@ -413,9 +413,11 @@ def bot_weights(
     *,
     plan: dict[str, int] | None = None,
     wasteful: set[str] | None = None,
+    open_actions: list[R.Option] | None = None,
 ) -> list[int]:
     """A weight per option: follow a sensible plan, act usefully, call the escape when the job is done.
-    ``plan`` (:func:`plan_of`) and ``wasteful`` (:func:`wasteful_actions`), where the caller has them."""
+    ``plan`` (:func:`plan_of`), ``wasteful`` (:func:`wasteful_actions`) and ``open_actions``
+    (:func:`rules.options`), where the caller has them."""
     p = st.players[seat]
     weights = [VERB_WEIGHTS.get(c.verb, 1) for c in options]
     if st.phase == "plan":
@@ -428,7 +430,10 @@ def bot_weights(
     big = 999
     here = d.get(p.pos, big)
     done_job = job_done(st)
-    opts = {o.key: o for o in R.options(st, p)} if not p.action else {}
+    if p.action:
+        opts: dict[str, R.Option] = {}
+    else:
+        opts = {o.key: o for o in (R.options(st, p) if open_actions is None else open_actions)}
     loud_for_little: list[int] = []
     search: bool | None = None
     for i, c in enumerate(options):
@@ -459,7 +464,9 @@ def bot_weights(
             weights[i] = npc_weight(st, c, options)
     acts = [i for i, c in enumerate(options) if c.verb == "act"]
     if len(acts) > 1 and (
-        outdone := wasteful_actions(st, p, d if p.pos else None) if wasteful is None else wasteful
+        outdone := wasteful_actions(st, p, d if p.pos else None, open_actions)
+        if wasteful is None
+        else wasteful
     ):
         for i in acts:
             if options[i].args[0] in outdone:
@@ -710,17 +717,19 @@ def cards_spent(st: HeistState, o: R.Option, alerts: int) -> float:
     return 0.25 + noise_price(st) * o.subs.count("N") + alerts + o.subs.count("A") + 0.1 * o.cost
 
 
-def wasteful_actions(st: HeistState, p: Player, d: dict[str, int] | None = None) -> set[str]:
+def wasteful_actions(
+    st: HeistState, p: Player, d: dict[str, int] | None = None, open_actions: list[R.Option] | None = None
+) -> set[str]:
     """Keys of the actions another action open to the character beats outright on its way to its goal:
     the other gets at least as far along its plan (:func:`progress`, past unknown tiles as if they were
     blank, no more cameras walked onto), holds at least as many of every other sub-action, and costs no
     more 🔊, ⚠ or 💡. A Run (🔊🔊➜➜, 2💡) whose second step meets a lock is a Walk (🔊➜) made louder and
     dearer. None while the character stands on its goal or on loot the crew wants (extra steps carry loot
     out from there); special actions are never compared. ``d``: :func:`plan_distances` to the character's
-    goal, when the caller has them."""
+    goal, and ``open_actions`` (:func:`rules.options`), when the caller has them."""
     if not p.pos or p.action:
         return set()
-    opts = [o for o in R.options(st, p) if not o.special]
+    opts = [o for o in (R.options(st, p) if open_actions is None else open_actions) if not o.special]
     if len(opts) < 2:
         return set()
     if d is None:

@@ -302,16 +302,17 @@ class Heist(Ruleset):
     def weighed_options(
         self, state: Any, seat: str, options: list[Command]
     ) -> tuple[list[Command], list[int] | None]:
-        """:meth:`worthwhile` and :meth:`bot_weights` with the character's plan and its outdone actions
-        worked out once for both (together they were a quarter of a search decision, twice over)."""
+        """:meth:`worthwhile` and :meth:`bot_weights` with the character's plan, its open actions and its
+        outdone actions worked out once for both (together they were a quarter of a search decision, twice over)."""
         st: HeistState = state
         p = st.players[seat]
         if st.phase != "action" or sum(c.verb == "act" for c in options) < 2:
             return super().weighed_options(state, seat, options)
         d = P.plan_of(st, p)
-        wasteful = P.wasteful_actions(st, p, d if p.pos else None)
+        open_actions = R.options(st, p)
+        wasteful = P.wasteful_actions(st, p, d if p.pos else None, open_actions)
         kept = _worthwhile(st, seat, options, wasteful) or options
-        return kept, P.bot_weights(st, seat, kept, plan=d, wasteful=wasteful)
+        return kept, P.bot_weights(st, seat, kept, plan=d, wasteful=wasteful, open_actions=open_actions)
 
     def help_topics(self) -> dict[str, str]:
         """Rules help in the project's own words."""
