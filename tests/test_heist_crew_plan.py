@@ -8,6 +8,7 @@ for loot the job needs."""
 from __future__ import annotations
 
 from engine import Game, new_game
+from engine.core import Command
 from engine.rulesets.heist import campaign as K
 from engine.rulesets.heist import policy as P
 from engine.rulesets.heist import rounds as RD
@@ -115,6 +116,38 @@ def test_the_side_channel_guide_waits_for_the_usb_key_instead_of_leaving() -> No
         if "remote_lock_y" in t.marks:
             t.marks.remove("remote_lock_y")
     assert P.npc_goal(st, "guide") == R.exits(st)  # once the lock is open, out like anyone
+
+
+def test_the_side_channel_key_fetcher_plans_on_to_the_guide() -> None:
+    # The key opens remote lock Y only in the guide's hands (h7, behind keycard door g7): whoever plans to
+    # fetch it plans on to the guide, not straight back out.
+    game = planned_by_the_policy("the_side_channel")
+    st = state(game)
+    usb = next(n for n, t in st.tiles.items() if "usb" in t.loot)
+    guide = next(n.pos for n in st.npcs if n.kind == "guide")
+    fetchers = [p for p in st.players.values() if usb in p.plans]
+    assert fetchers and all(guide in p.plans[p.plans.index(usb) :] for p in fetchers)
+    # the keycard's carrier is sent to the door that shuts the guide in
+    assert {"f6", "f7"} <= P.door_sides(st)
+
+
+def test_the_side_channel_key_carrier_meets_the_guide_and_hands_the_key_over() -> None:
+    game = game_for("the_side_channel", SEATS4)
+    skip_planning(game, {"p1": "c6", "p2": "c5", "p3": "c4", "p4": "c5"})
+    st = state(game)
+    guide = next(n for n in st.npcs if n.kind == "guide")
+    usb = next(n for n, t in st.tiles.items() if "usb" in t.loot)
+    st.tiles[usb].loot.remove("usb")
+    st.players["p1"].loot.append("usb")
+    goals = P.crew_goals(st)
+    assert goals["p1"] == {guide.pos}
+    assert all(guide.pos not in g for seat, g in goals.items() if seat != "p1")  # nobody else goes there
+    st.players["p1"].pos = guide.pos
+    give, take = Command("give", ("usb", "npc"), ""), Command("done", (), "")
+    assert P.bot_weights(st, "p1", [give, take]) == [60, 1]  # it hands the key over
+    st.tiles["g2"].marks.remove("remote_lock_y")
+    assert P.usb_meeting(st) == set()
+    assert P.bot_weights(st, "p1", [give, take])[0] == 0  # with the lock gone, the key stays
 
 
 def test_no_noise_for_an_action_that_gets_nothing_done() -> None:

@@ -205,10 +205,11 @@ def _shut(st: HeistState, tiles: set[str]) -> set[str]:
     return _SHUT.get(key, lambda: _shut_walk(st, tiles))
 
 
-def _shut_walk(st: HeistState, tiles: set[str]) -> set[str]:
+def _shut_walk(st: HeistState, tiles: set[str], outs: set[str] | None = None) -> set[str]:
+    # ``outs``: the tiles to be reached from ``tiles`` (default the exits)
     hard = partial(R.sealed, st)
     out = {n for n in tiles if hard(n)}
-    outs = R.exits(st)
+    outs = R.exits(st) if outs is None else outs
     seen = {n for n in tiles if not hard(n)} | {m for n in out for m in R.nbrs(st, n) if not hard(m)}
     queue = deque(sorted(seen))
     doors: set[str] = set()
@@ -240,6 +241,14 @@ def goals_for(st: HeistState, p: Player) -> set[str]:
 ALARM_NEAR = 6  # event cards left when the crew starts to think of the way out
 
 
+def usb_meeting(st: HeistState) -> set[str]:
+    """The Side Channel: while remote lock Y still stands, the guide's tile, where whoever carries the USB
+    key hands it over to open the lock (empty in other heists, or once the lock is gone)."""
+    if not R.has_rule(st, "usb_to_guide") or not any("remote_lock_y" in t.marks for t in st.tiles.values()):
+        return set()
+    return {n.pos for n in st.npcs if n.kind == "guide" and n.status == "in"}
+
+
 def _own_goal(st: HeistState, p: Player) -> set[str] | None:
     """A goal this character has whatever the others do: out with the loot it carries, out when the alarm
     is near and its escape moves might not get it out from where it stands, into the cells and out again in
@@ -251,6 +260,8 @@ def _own_goal(st: HeistState, p: Player) -> set[str] | None:
         return outs
     if "keycard" in p.loot and (sides := door_sides(st)):
         return sides  # the keycard opens the door to the crew's places
+    if "usb" in p.loot and (guide := usb_meeting(st)):
+        return guide  # The Side Channel: the key opens remote lock Y once the guide has it
     if len(st.deck) <= ALARM_NEAR and (escape := R.escape_need(st, p)) is not None and escape > p.ideas + 3:
         # Unplanned escape moves (a 💡 each, then the last-ditch die) take a character out when the escape
         # comes, so one that can still make it keeps at the job: turning back with the deck nearly out,
@@ -311,6 +322,8 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
         return goals
     targets, ways_in = crew_targets(st)
     places = targets | ways_in
+    if any("usb" in q.loot for q in R.in_play(st)):
+        places -= usb_meeting(st)  # the key's carrier meets the guide: nobody else need go there
     if not places:
         places = {n for n, t in st.tiles.items() if t.unknown and R.alive(st, n)}
     if not places:
@@ -371,13 +384,16 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
 
 def route(st: HeistState, p: Player, start: str) -> list[str]:
     """The tiles of a shortest walk from ``start`` to the character's goal, then back to the nearest exit;
-    by way of a keycard door the crew must open when the goal is the keycard (:func:`door_sides`)."""
+    by way of a keycard door the crew must open when the goal is the keycard (:func:`door_sides`), and by
+    way of The Side Channel's guide when it is the USB key (:func:`usb_meeting`)."""
     goal = goals_for(st, p)
     path: list[str] = []
     cur = start
     legs = [goal]
     if any("keycard" in st.tiles[n].loot for n in goal if n in st.tiles):
         legs.append(door_sides(st))
+    if any("usb" in st.tiles[n].loot for n in goal if n in st.tiles):
+        legs.append(usb_meeting(st))  # The Side Channel: on to the guide with the key
     for leg in [*legs, R.exits(st)]:
         if not leg:
             continue
@@ -393,9 +409,16 @@ def route(st: HeistState, p: Player, start: str) -> list[str]:
 
 def door_sides(st: HeistState) -> set[str]:
     """The tiles beside the keycard doors that shut the crew's targets in (the targets themselves aside),
-    where a character carrying the keycard opens them (empty when none does)."""
+    where a character carrying the keycard opens them (empty when none does). In The Side Channel also
+    those that shut the guide off from the USB key (its carrier, or where it lies): the key opens remote
+    lock Y only in the guide's hands, and the guide waits behind keycard door g7."""
     targets, _ways_in = crew_targets(st)
     doors = {n for n in _shut(st, targets) if "keycard_door" in st.tiles[n].marks}
+    if meeting := usb_meeting(st):
+        keys = {q.pos for q in R.in_play(st) if "usb" in q.loot and q.pos}
+        keys = keys or {n for n, t in st.tiles.items() if "usb" in t.loot and R.alive(st, n)}
+        if keys:
+            doors |= {n for n in _shut_walk(st, meeting, keys) if "keycard_door" in st.tiles[n].marks}
     return {m for n in doors for m in R.nbrs(st, n) if not R.sealed(st, m) and m not in R.exits(st) | targets}
 
 
@@ -453,7 +476,7 @@ def bot_weights(
         elif c.verb == "done":
             weights[i] = -1  # decided below, once the other options are weighed
         elif c.verb == "give":
-            weights[i] = relay_weight(st, p, c)
+            weights[i] = handover_weight(st, c) if c.args[1] == "npc" else relay_weight(st, p, c)
         elif c.verb in ("subdue", "unlock"):
             weights[i] = clearing_weight(st, p, c, d, here)
         elif c.verb == "escape":
@@ -504,6 +527,12 @@ def relay_weight(st: HeistState, p: Player, c: Command) -> int:
         return min((reach[e] for e in outs if e in reach), default=999)
 
     return 45 if out_steps(q) < out_steps(p) else 0
+
+
+def handover_weight(st: HeistState, c: Command) -> int:
+    """Handing loot to the NPC on the character's tile: the USB key to The Side Channel's guide while
+    remote lock Y stands (it opens the lock) weighs most; anything else is not handed over."""
+    return 60 if c.args[0] == "usb" and usb_meeting(st) else 0
 
 
 def clearing_weight(st: HeistState, p: Player, c: Command, d: dict[str, int], here: int) -> int:
