@@ -127,8 +127,14 @@ def test_the_side_channel_key_fetcher_plans_on_to_the_guide() -> None:
     guide = next(n.pos for n in st.npcs if n.kind == "guide")
     fetchers = [p for p in st.players.values() if usb in p.plans]
     assert fetchers and all(guide in p.plans[p.plans.index(usb) :] for p in fetchers)
-    # the keycard's carrier is sent to the door that shuts the guide in
+    # someone plans to fetch the keycard and take it on to the door (g7) that shuts the guide in
+    assert P.guide_doors(st) == {"g7"}
     assert {"f6", "f7"} <= P.door_sides(st)
+    keycard = next(n for n, t in st.tiles.items() if "keycard" in t.loot)
+    assert any(
+        keycard in p.plans and {"f6", "f7"} & set(p.plans[p.plans.index(keycard) :])
+        for p in st.players.values()
+    )
 
 
 def test_the_side_channel_key_carrier_meets_the_guide_and_hands_the_key_over() -> None:

@@ -166,18 +166,42 @@ def _opened_by(st: HeistState, tiles: set[str]) -> set[str]:
     for server, lock in R.REMOTE.items():
         if lock in marks:
             out |= {n for n, t in st.tiles.items() if server in t.marks and R.alive(st, n)}
-    if "keycard_door" in marks and not any("keycard" in q.loot for q in R.in_play(st)):
-        cards = {n for n, t in st.tiles.items() if "keycard" in t.loot and R.alive(st, n)}
-        if not cards and "keycard" in st.bag:  # none on the board yet: search the unknown tiles for one
-            cards = {n for n, t in st.tiles.items() if t.unknown and R.alive(st, n)}
-        out |= cards
-    # The Side Channel: remote lock Y opens by the USB key handed to the guide.
+    if "keycard_door" in marks:
+        out |= _keycards(st)
+    # The Side Channel: remote lock Y opens by the USB key handed to the guide, and a keycard door may
+    # stand between the two.
     if "remote_lock_y" in marks and R.has_rule(st, "usb_to_guide"):
         if any("usb" in q.loot for q in R.in_play(st)):
             out |= {n.pos for n in st.npcs if n.kind == "guide" and n.status == "in"}
         else:
             out |= {n for n, t in st.tiles.items() if "usb" in t.loot and R.alive(st, n)}
+        if guide_doors(st):
+            out |= _keycards(st)
     return out
+
+
+def _keycards(st: HeistState) -> set[str]:
+    """Where to fetch a keycard when nobody inside carries one: where one lies, or the unknown tiles when
+    none is on the board and the security bag still holds one (empty when someone carries one)."""
+    if any("keycard" in q.loot for q in R.in_play(st)):
+        return set()
+    cards = {n for n, t in st.tiles.items() if "keycard" in t.loot and R.alive(st, n)}
+    if not cards and "keycard" in st.bag:  # none on the board yet: search the unknown tiles for one
+        cards = {n for n, t in st.tiles.items() if t.unknown and R.alive(st, n)}
+    return cards
+
+
+def guide_doors(st: HeistState) -> set[str]:
+    """The Side Channel: the keycard doors that shut the guide off from the USB key (its carrier, or where it
+    lies) while remote lock Y stands; empty elsewhere. The guide waits behind keycard door g7."""
+    meeting = usb_meeting(st)
+    if not meeting:
+        return set()
+    keys = {q.pos for q in R.in_play(st) if "usb" in q.loot and q.pos}
+    keys = keys or {n for n, t in st.tiles.items() if "usb" in t.loot and R.alive(st, n)}
+    if not keys:
+        return set()
+    return {n for n in _shut_walk(st, meeting, keys) if "keycard_door" in st.tiles[n].marks}
 
 
 def opener_steps(st: HeistState, tiles: set[str]) -> list[set[str]]:
@@ -413,12 +437,7 @@ def door_sides(st: HeistState) -> set[str]:
     those that shut the guide off from the USB key (its carrier, or where it lies): the key opens remote
     lock Y only in the guide's hands, and the guide waits behind keycard door g7."""
     targets, _ways_in = crew_targets(st)
-    doors = {n for n in _shut(st, targets) if "keycard_door" in st.tiles[n].marks}
-    if meeting := usb_meeting(st):
-        keys = {q.pos for q in R.in_play(st) if "usb" in q.loot and q.pos}
-        keys = keys or {n for n, t in st.tiles.items() if "usb" in t.loot and R.alive(st, n)}
-        if keys:
-            doors |= {n for n in _shut_walk(st, meeting, keys) if "keycard_door" in st.tiles[n].marks}
+    doors = {n for n in _shut(st, targets) if "keycard_door" in st.tiles[n].marks} | guide_doors(st)
     return {m for n in doors for m in R.nbrs(st, n) if not R.sealed(st, m) and m not in R.exits(st) | targets}
 
 
