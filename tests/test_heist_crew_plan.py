@@ -137,6 +137,28 @@ def test_the_side_channel_key_fetcher_plans_on_to_the_guide() -> None:
     )
 
 
+def test_a_keycard_is_left_for_the_crewmate_whose_plan_takes_it_to_its_door() -> None:
+    # The Side Channel: one character plans to fetch the keycard and take it on to g7; another passes the
+    # keycard's tile on its way to the documents. Taking it there, it stood still off its plan with it.
+    game = planned_by_the_policy("the_side_channel")
+    st = state(game)
+    keycard = next(n for n, t in st.tiles.items() if "keycard" in t.loot)
+    sides = P.door_sides(st)
+    runners = [
+        p
+        for p in st.players.values()
+        if keycard in p.plans and sides & set(p.plans[p.plans.index(keycard) :])
+    ]
+    passers = [p for p in st.players.values() if keycard in p.plans and p not in runners]
+    assert runners and passers
+    runner, passer = runners[0], passers[0]
+    runner.pos = passer.pos = keycard
+    assert P.left_for_another(st, passer, "keycard")
+    assert not P.left_for_another(st, runner, "keycard")
+    take = Command("take", ("keycard",), "")
+    assert P.bot_weights(st, runner.seat, [take])[0] > P.bot_weights(st, passer.seat, [take])[0]
+
+
 def test_the_side_channel_key_carrier_meets_the_guide_and_hands_the_key_over() -> None:
     game = game_for("the_side_channel", SEATS4)
     skip_planning(game, {"p1": "c6", "p2": "c5", "p3": "c4", "p4": "c5"})

@@ -501,7 +501,7 @@ def bot_weights(
         elif c.verb == "escape":
             weights[i] = 60 if done_job or len(st.deck) <= LAST_CARDS else 0
         elif c.verb == "take":
-            weights[i] = 40
+            weights[i] = 1 if left_for_another(st, p, c.args[0]) else 40
         elif c.verb == "npc":
             weights[i] = npc_weight(st, c, options)
     acts = [i for i, c in enumerate(options) if c.verb == "act"]
@@ -546,6 +546,21 @@ def relay_weight(st: HeistState, p: Player, c: Command) -> int:
         return min((reach[e] for e in outs if e in reach), default=999)
 
     return 45 if out_steps(q) < out_steps(p) else 0
+
+
+def left_for_another(st: HeistState, p: Player, what: str) -> bool:
+    """Whether the character leaves ``what`` where it stands for a crewmate: a keycard or The Side Channel's
+    USB key that its own plan does not take on to where it is needed (:func:`door_sides`,
+    :func:`usb_meeting`) while a crewmate's plan passes this tile and goes on there. Whoever took it first
+    kept it, and then stood still off its plan (The Side Channel, seed 20005)."""
+    need = door_sides(st) if what == "keycard" else usb_meeting(st) if what == "usb" else set()
+    if not need or not p.pos:
+        return False
+
+    def takes_it_on(q: Player) -> bool:
+        return p.pos in q.plans and bool(need & set(q.plans[q.plans.index(p.pos) :]))
+
+    return not takes_it_on(p) and any(takes_it_on(q) for q in R.in_play(st) if q is not p)
 
 
 def handover_weight(st: HeistState, c: Command) -> int:
