@@ -157,6 +157,8 @@ def test_a_keycard_is_left_for_the_crewmate_whose_plan_takes_it_to_its_door() ->
     assert not P.left_for_another(st, runner, "keycard")
     take = Command("take", ("keycard",), "")
     assert P.bot_weights(st, runner.seat, [take])[0] > P.bot_weights(st, passer.seat, [take])[0]
+    runner.pos = runner.plans[runner.plans.index(keycard) + 1]  # the runner walked past without it
+    assert not P.left_for_another(st, passer, "keycard")
 
 
 def test_the_side_channel_key_carrier_meets_the_guide_and_hands_the_key_over() -> None:

@@ -551,14 +551,19 @@ def relay_weight(st: HeistState, p: Player, c: Command) -> int:
 def left_for_another(st: HeistState, p: Player, what: str) -> bool:
     """Whether the character leaves ``what`` where it stands for a crewmate: a keycard or The Side Channel's
     USB key that its own plan does not take on to where it is needed (:func:`door_sides`,
-    :func:`usb_meeting`) while a crewmate's plan passes this tile and goes on there. Whoever took it first
-    kept it, and then stood still off its plan (The Side Channel, seed 20005)."""
+    :func:`usb_meeting`) while a crewmate yet to pass this tile plans to, and on to there. Whoever took it
+    first kept it, and then stood still off its plan (The Side Channel, seed 20005)."""
     need = door_sides(st) if what == "keycard" else usb_meeting(st) if what == "usb" else set()
     if not need or not p.pos:
         return False
 
     def takes_it_on(q: Player) -> bool:
-        return p.pos in q.plans and bool(need & set(q.plans[q.plans.index(p.pos) :]))
+        if p.pos not in q.plans:
+            return False
+        at = q.plans.index(p.pos)
+        if q is not p and q.pos in q.plans and q.plans.index(q.pos) > at:
+            return False  # it has gone past already
+        return bool(need & set(q.plans[at:]))
 
     return not takes_it_on(p) and any(takes_it_on(q) for q in R.in_play(st) if q is not p)
 
