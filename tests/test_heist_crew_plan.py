@@ -157,6 +157,10 @@ def test_a_keycard_is_left_for_the_crewmate_whose_plan_takes_it_to_its_door() ->
     assert not P.left_for_another(st, runner, "keycard")
     take = Command("take", ("keycard",), "")
     assert P.bot_weights(st, runner.seat, [take])[0] > P.bot_weights(st, passer.seat, [take])[0]
+    # and the keycard's place is dealt to the runner, even with the passer standing on it
+    runner.pos = runner.plans[runner.plans.index(keycard) - 1]
+    assert P.crew_goals(st)[runner.seat] == {keycard}
+    assert P.crew_goals(st)[passer.seat] != {keycard}
     runner.pos = runner.plans[runner.plans.index(keycard) + 1]  # the runner walked past without it
     assert not P.left_for_another(st, passer, "keycard")
 

@@ -380,10 +380,23 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
         if p.pos and st.phase != "plan"
     }
 
+    # A keycard or USB key lying on a place goes on to where it is needed: the place is dealt, like one off
+    # the character's plan, at a penalty to whoever's plan does not take it on there (who picked it up
+    # then stood still with it, and crewmates left it for the one whose plan did).
+    needs: dict[str, set[str]] = {}
+    for n in places if by_plan else ():
+        for what in ("keycard", "usb"):
+            if what in st.tiles[n].loot and (need := onward(st, what)):
+                needs[n] = need
+
     def cost(p: Player, n: str) -> int:
         board = table[p.pos or "", n]
         walks = by_plan.get(p.seat)
-        return board if walks is None else walks.get(n, board + far // 10)
+        if walks is None:
+            return board
+        need = needs.get(n)
+        off_plan = need is not None and not carries_on(p, n, need)
+        return walks.get(n, board + far // 10) + (far // 10 if off_plan else 0)
 
     pairs = sorted((cost(p, n), i, n) for i, p in enumerate(free) for n in places)
     taken: set[str] = set()
@@ -553,19 +566,29 @@ def left_for_another(st: HeistState, p: Player, what: str) -> bool:
     USB key that its own plan does not take on to where it is needed (:func:`door_sides`,
     :func:`usb_meeting`) while a crewmate yet to pass this tile plans to, and on to there. Whoever took it
     first kept it, and then stood still off its plan (The Side Channel, seed 20005)."""
-    need = door_sides(st) if what == "keycard" else usb_meeting(st) if what == "usb" else set()
+    need = onward(st, what)
     if not need or not p.pos:
         return False
+    here = p.pos
+    return not carries_on(p, here, need) and any(
+        carries_on(q, here, need) for q in R.in_play(st) if q is not p
+    )
 
-    def takes_it_on(q: Player) -> bool:
-        if p.pos not in q.plans:
-            return False
-        at = q.plans.index(p.pos)
-        if q is not p and q.pos in q.plans and q.plans.index(q.pos) > at:
-            return False  # it has gone past already
-        return bool(need & set(q.plans[at:]))
 
-    return not takes_it_on(p) and any(takes_it_on(q) for q in R.in_play(st) if q is not p)
+def onward(st: HeistState, what: str) -> set[str]:
+    """Where a keycard (:func:`door_sides`) or The Side Channel's USB key (:func:`usb_meeting`) is needed
+    next; empty for other loot or when nothing waits for it."""
+    return door_sides(st) if what == "keycard" else usb_meeting(st) if what == "usb" else set()
+
+
+def carries_on(q: Player, tile: str, need: set[str]) -> bool:
+    """Whether ``q``'s plan, from ``tile`` (not yet passed), goes on to one of ``need``."""
+    if tile not in q.plans:
+        return False
+    at = q.plans.index(tile)
+    if q.pos != tile and q.pos in q.plans and q.plans.index(q.pos) > at:
+        return False  # it has gone past already
+    return bool(need & set(q.plans[at:]))
 
 
 def handover_weight(st: HeistState, c: Command) -> int:
