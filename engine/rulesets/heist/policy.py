@@ -345,6 +345,7 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
     if not free:
         return goals
     targets, ways_in = crew_targets(st)
+    objective = targets
     places = targets | ways_in
     if any("usb" in q.loot for q in R.in_play(st)):
         places -= usb_meeting(st)  # the key's carrier meets the guide: nobody else need go there
@@ -384,10 +385,11 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
     # the character's plan, at a penalty to whoever's plan does not take it on there (who picked it up
     # then stood still with it, and crewmates left it for the one whose plan did).
     needs: dict[str, set[str]] = {}
-    for n in places if by_plan else ():
-        for what in ("keycard", "usb"):
-            if what in st.tiles[n].loot and (need := onward(st, what)):
-                needs[n] = need
+    if by_plan:
+        lying = {n: what for n in places for what in ("keycard", "usb") if what in st.tiles[n].loot}
+        wanted_next = {what: door_sides(st, objective) if what == "keycard" else usb_meeting(st)
+                       for what in set(lying.values())}  # fmt: skip
+        needs = {n: wanted_next[what] for n, what in lying.items() if wanted_next[what]}
 
     def cost(p: Player, n: str) -> int:
         board = table[p.pos or "", n]
@@ -444,12 +446,14 @@ def route(st: HeistState, p: Player, start: str) -> list[str]:
     return [n for n in path if n not in R.exits(st)]
 
 
-def door_sides(st: HeistState) -> set[str]:
+def door_sides(st: HeistState, targets: set[str] | None = None) -> set[str]:
     """The tiles beside the keycard doors that shut the crew's targets in (the targets themselves aside),
     where a character carrying the keycard opens them (empty when none does). In The Side Channel also
     those that shut the guide off from the USB key (its carrier, or where it lies): the key opens remote
-    lock Y only in the guide's hands, and the guide waits behind keycard door g7."""
-    targets, _ways_in = crew_targets(st)
+    lock Y only in the guide's hands, and the guide waits behind keycard door g7. ``targets``: the crew's
+    targets (:func:`crew_targets`), when the caller has them."""
+    if targets is None:
+        targets, _ways_in = crew_targets(st)
     doors = {n for n in _shut(st, targets) if "keycard_door" in st.tiles[n].marks} | guide_doors(st)
     return {m for n in doors for m in R.nbrs(st, n) if not R.sealed(st, m) and m not in R.exits(st) | targets}
 
