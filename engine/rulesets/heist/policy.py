@@ -568,8 +568,8 @@ def relay_weight(st: HeistState, p: Player, c: Command) -> int:
 def left_for_another(st: HeistState, p: Player, what: str) -> bool:
     """Whether the character leaves ``what`` where it stands for a crewmate: a keycard or The Side Channel's
     USB key that its own plan does not take on to where it is needed (:func:`door_sides`,
-    :func:`usb_meeting`) while a crewmate yet to pass this tile plans to, and on to there. Whoever took it
-    first kept it, and then stood still off its plan (The Side Channel, seed 20005)."""
+    :func:`usb_meeting`), while a crewmate who has yet to reach this tile plans to pass it and go on there.
+    Whoever took it first had kept it, then stood still off its plan (The Side Channel, seed 20005)."""
     need = onward(st, what)
     if not need or not p.pos:
         return False
