@@ -303,7 +303,8 @@ class Heist(Ruleset):
         self, state: Any, seat: str, options: list[Command]
     ) -> tuple[list[Command], list[int] | None]:
         """:meth:`worthwhile` and :meth:`bot_weights` with the character's plan, its open actions and its
-        outdone actions worked out once for both (together they were a quarter of a search decision, twice over)."""
+        outdone actions worked out once for both (worked out apart, they took about a quarter of a search
+        decision)."""
         st: HeistState = state
         p = st.players[seat]
         if st.phase != "action" or sum(c.verb == "act" for c in options) < 2:
@@ -320,7 +321,7 @@ class Heist(Ruleset):
 
 
 def _worthwhile(state: HeistState, seat: str, options: list[Command], wasteful: set[str]) -> list[Command]:
-    """:meth:`HeistRuleset.worthwhile` with the character's outdone actions (``wasteful``) known."""
+    """:meth:`Heist.worthwhile` with the character's outdone actions (``wasteful``) known."""
     chosen = bool(state.players[seat].pos)
     give_up = len(state.deck) > P.LAST_CARDS and not P.job_done(state)
     return [
