@@ -100,8 +100,13 @@ SKIPPED_VERBS = ("react", "undo", "unplan")
 def searched_commands(ruleset: Ruleset, state: Any, seat: str) -> list[Command]:
     """The legal commands the search weighs for ``seat``: all but the skipped verbs and those the ruleset
     finds not worthwhile (``Ruleset.worthwhile``), or all of them where that leaves none. Raises nothing."""
-    options = [c for c in ruleset.legal_commands(state, seat) if c.verb not in SKIPPED_VERBS]
+    options = _listed(ruleset, state, seat)
     return ruleset.worthwhile(state, seat, options) or options
+
+
+def _listed(ruleset: Ruleset, state: Any, seat: str) -> list[Command]:
+    # the legal commands less the verbs the search never plays
+    return [c for c in ruleset.legal_commands(state, seat) if c.verb not in SKIPPED_VERBS]
 
 
 def _priors(ruleset: Ruleset, state: Any, seat: str, options: list[Command]) -> list[float]:
@@ -235,8 +240,7 @@ class Searcher:
                 break
             mover = nxt
             if not node.children:  # a new node: its options and their priors in one pass
-                legal = [c for c in rs.legal_commands(det, mover) if c.verb not in SKIPPED_VERBS]
-                options, weights = rs.weighed_options(det, mover, legal)
+                options, weights = rs.weighed_options(det, mover, _listed(rs, det, mover))
                 if not options:
                     break
                 priors = _priors_from(weights, len(options))
@@ -325,8 +329,7 @@ class Searcher:
                 command = rs.sample_command(det, seat, picker)
             if command is None:
                 if self.budget.policy_rollouts:
-                    legal = [c for c in rs.legal_commands(det, seat) if c.verb not in SKIPPED_VERBS]
-                    options, weights = rs.weighed_options(det, seat, legal)
+                    options, weights = rs.weighed_options(det, seat, _listed(rs, det, seat))
                 else:
                     options, weights = searched_commands(rs, det, seat), None
                 if not options:
