@@ -48,6 +48,8 @@ def _move_cost(facing: int, step: int, final: int) -> int | None:
 # The costs depend only on three directions: tabulated once, looked up in the hot loops.
 TURN_STEPS = tuple(tuple(_turn_steps(a, b) for b in range(8)) for a in range(8))
 TURN_COST = tuple(tuple((TURN_STEPS[a][b] + 1) // 2 for b in range(8)) for a in range(8))
+# The facings the free turn of a shot reaches from each facing (90 degrees or less, not none), in order.
+FREE_TURNS = tuple(tuple(b for b in range(8) if 1 <= TURN_STEPS[a][b] <= 2) for a in range(8))
 STEP_COST = tuple(tuple(_step_cost(f, d) for d in range(8)) for f in range(8))
 MOVE_COST = tuple(tuple(tuple(_move_cost(f, d, g) for g in range(8)) for d in range(8)) for f in range(8))
 # MOVE_OPTIONS[facing][step]: every (final facing, AP) a step allows, by final facing.

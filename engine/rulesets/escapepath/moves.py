@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from engine.core import Command
 from engine.geometry.square import Cell, cell_name, chebyshev
 from engine.rulesets.escapepath import geometry as G
-from engine.rulesets.escapepath.board import blocker, can_fire, can_see, name, occupancy, scen
+from engine.rulesets.escapepath.board import blocker, can_fire, clear, name, occupancy, scen
 from engine.rulesets.escapepath.content import DIRS, VECTORS
 from engine.rulesets.escapepath.state import SWARM, TEAM, Figure, PathState
 
@@ -259,15 +259,16 @@ def entry_points(st: PathState, occ: dict[Cell, Figure] | None = None) -> list[C
 def shot_facings(st: PathState, f: Figure, target: Cell, occ: dict[Cell, Figure]) -> list[int | None]:
     """The ways ``f`` may shoot or throw at ``target``: None (no turn) if it is in the arc now, and each
     facing reached by the free 90 degree turn before or after the shot (only onto a target already seen)."""
-    out: list[int | None] = []
-    now = can_fire(st, f, target, occ)
-    seen = now or can_see(st, f, target, occ)
-    if now:
-        out.append(None)
-    if not seen:
-        return out
-    for g in range(8):
-        if 1 <= G.turn_steps(f.facing, g) <= 2 and (now or can_fire(st, f, target, occ, facing=g)):
+    pos, facing = f.pos, f.facing
+    assert pos is not None
+    # can_fire and can_see, with the line of fire worked out once: it is the same line whatever the facing,
+    # and the arc of fire lies inside the arc of sight.
+    now = target != G.ahead(pos, facing) and G.in_fire_arc(pos, facing, target)
+    if not (now or G.in_sight_arc(pos, facing, target)) or not clear(st, pos, target, occ):
+        return []
+    out: list[int | None] = [None] if now else []
+    for g in G.FREE_TURNS[facing]:
+        if now or (target != G.ahead(pos, g) and G.in_fire_arc(pos, g, target)):
             out.append(g)
     return out
 
