@@ -18,11 +18,11 @@ class Command:
     verb: str
     args: tuple[str, ...] = ()
     label: str = ""
+    # The canonical command text (``verb arg arg``), joined once: the search reads it over and over.
+    text: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def text(self) -> str:
-        """The canonical command text (``verb arg arg``)."""
-        return " ".join((self.verb, *self.args))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", " ".join((self.verb, *self.args)))
 
     def __str__(self) -> str:
         return self.text
