@@ -62,8 +62,17 @@ def _distances(
     return dist
 
 
+# Square names and facings of listed options, read back without parsing (the options are legal: their
+# squares are on the map).
+_CELLS: dict[str, Cell] = {}
+_FACING = {d: i for i, d in enumerate(DIRS)}
+
+
 def _cell(s: Scenario, text: str) -> Cell:
-    return parse_cell(text, s.width, s.height)
+    c = _CELLS.get(text)
+    if c is None:
+        c = _CELLS[text] = parse_cell(text, s.width, s.height)
+    return c
 
 
 def _exposure(
@@ -86,7 +95,9 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
     targets = [c.pos for c in chars if c.pos is not None]
     dist = distances(s, targets) if targets else {}
     exposure: dict[tuple[Cell, Cell | None], int] = {}  # (square, mover's square) -> characters covering it
-    nearest: dict[Cell, Cell | None] = {}  # square -> the nearest character's
+    # (figure, verb, square reached) -> (score before the facing counts, steps to a character after, step
+    # direction, the nearest character's square)
+    reached: dict[tuple[str, str, Cell], tuple[float, int, int | None, Cell | None]] = {}
     out: list[float] = []
     for cmd in options:
         v, a = cmd.verb, cmd.args
@@ -109,34 +120,43 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
             continue
         if v == "turn":
             assert f.pos is not None
-            g = DIRS.index(a[1])
+            g = _FACING[a[1]]
             front = occ.get(G.ahead(f.pos, g))
             cost = G.turn_cost(f.facing, g)
             ready = front is not None and front.side == TEAM and g % 2 == 0 and f.ap - cost >= 1
             out.append(60.0 if ready else -10.0)
             continue
-        # move, jump, enter: judge the square reached
+        # move, jump, enter: judge the square reached. Many options end on the same square (every facing):
+        # what does not depend on the facing is worked out once per figure, verb and square.
         dest = _cell(s, a[1])
         g = (
-            DIRS.index(a[2])
+            _FACING[a[2]]
             if v == "move" and len(a) > 2
             else (s.entry_facing(dest) if v == "enter" else f.facing)
         )
-        before = dist.get(f.pos, BIG) if f.pos else dist.get(dest, BIG) + 1
-        after = dist.get(dest, BIG)
-        # Many options end on the same square (every facing): exposures are worked out once per square.
-        if (dest, f.pos) not in exposure:
-            exposure[dest, f.pos] = _exposure(st, dest, chars, occ, f.pos)
-        expo = exposure[dest, f.pos]
-        # Judged against staying put: a bogie already in an arc gains by closing in, one hidden keeps hidden.
-        if f.pos and (f.pos, None) not in exposure:
-            exposure[f.pos, None] = _exposure(st, f.pos, chars, occ, None)
-        expo_before = exposure[f.pos, None] if f.pos else 0
-        score = 15.0 * (before - after) - 0.5 * after - 20.0 * (expo - expo_before)
+        known = reached.get((f.id, v, dest))
+        if known is None:
+            before = dist.get(f.pos, BIG) if f.pos else dist.get(dest, BIG) + 1
+            after = dist.get(dest, BIG)
+            if (dest, f.pos) not in exposure:
+                exposure[dest, f.pos] = _exposure(st, dest, chars, occ, f.pos)
+            expo = exposure[dest, f.pos]
+            # Judged against staying put: a bogie already in an arc gains by closing in, one hidden keeps
+            # hidden.
+            if f.pos and (f.pos, None) not in exposure:
+                exposure[f.pos, None] = _exposure(st, f.pos, chars, occ, None)
+            expo_before = exposure[f.pos, None] if f.pos else 0
+            base = 15.0 * (before - after) - 0.5 * after - 20.0 * (expo - expo_before)
+            if v == "enter":
+                base += 10.0
+            way = G.direction(f.pos, dest) if v == "move" and f.pos else None
+            # face the nearest character so an attack is possible next
+            near = min(targets, key=lambda t: chebyshev(t, dest), default=None)
+            known = reached[f.id, v, dest] = (base, after, way, near)
+        score, after, way, near = known
         left = f.ap - 1 if v == "enter" else f.ap
         if v == "move":
-            way = G.direction(f.pos, dest) if f.pos else None
-            spent = G.move_cost(f.facing, way, g) if way is not None else None
+            spent = G.MOVE_COST[f.facing][way][g] if way is not None else None
             left = f.ap - (spent or 0)
         elif v == "jump":
             left = f.ap - 2
@@ -147,12 +167,6 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
                 score += 20.0
         elif after == 1 and left >= 2:
             score += 25.0  # next to a character with points left to face it and strike
-        if v == "enter":
-            score += 10.0
-        # face the nearest character so an attack is possible next
-        if dest not in nearest:
-            nearest[dest] = min(targets, key=lambda t: chebyshev(t, dest), default=None)
-        near = nearest[dest]
         if near is not None and G.in_fire_arc(dest, g, near):
             score += 4.0
         out.append(score)
@@ -179,7 +193,8 @@ def team_scores(st: PathState, options: list[Command], careful: bool = True) -> 
     goals = list(s.escapes) if s.scoring["escape"] else []
     goals += [c for c in s.objectives if c not in st.objectives]
     dist = distances(s, goals) if goals else {}
-    around: dict[Cell, tuple[Cell, int]] = {}  # square -> (the nearest bogie's, bogies next to it)
+    # (figure, square reached) -> (score before the facing counts, step direction, the nearest bogie's square)
+    reached: dict[tuple[str, Cell], tuple[float, int | None, Cell | None]] = {}
     out: list[float] = []
     for cmd in options:
         v, a = cmd.verb, cmd.args
@@ -217,7 +232,7 @@ def team_scores(st: PathState, options: list[Command], careful: bool = True) -> 
             out.append(35.0)
             continue
         if v == "turn":
-            g = DIRS.index(a[1])
+            g = _FACING[a[1]]
             score = -8.0
             if careful and bogies:
                 near = min(bogies, key=lambda b: chebyshev(b.pos or (0, 0), f.pos or (0, 0)))
@@ -227,23 +242,27 @@ def team_scores(st: PathState, options: list[Command], careful: bool = True) -> 
             out.append(score)
             continue
         dest = _cell(s, a[1])
-        g = DIRS.index(a[2]) if v == "move" and len(a) > 2 else f.facing
-        score = 30.0 * (dist.get(f.pos, BIG) - dist.get(dest, BIG)) if dist else 0.0
-        if dest in s.objectives and dest not in st.objectives:
-            score += 500.0
+        g = _FACING[a[2]] if v == "move" and len(a) > 2 else f.facing
+        # What does not depend on the facing, once per figure and square (many options differ only by it).
+        known = reached.get((f.id, dest))
+        if known is None:
+            base = 30.0 * (dist.get(f.pos, BIG) - dist.get(dest, BIG)) if dist else 0.0
+            if dest in s.objectives and dest not in st.objectives:
+                base += 500.0
+            near_pos: Cell | None = None
+            adjacent = 0
+            if careful and bogies:
+                near = min(bogies, key=lambda b: chebyshev(b.pos or (0, 0), dest))
+                near_pos = near.pos
+                adjacent = sum(1 for b in bogies if b.pos and chebyshev(b.pos, dest) <= 1)
+                base -= 6.0 * adjacent
+            known = reached[f.id, dest] = (base, G.direction(f.pos, dest), near_pos)
+        score, d, near_pos = known
         if careful:
-            d = G.direction(f.pos, dest)
-            step = G.move_cost(f.facing, d, g) if d is not None else None
+            step = G.MOVE_COST[f.facing][d][g] if d is not None else None
             score -= 4.0 * (step or 1)
-            if bogies:
-                if dest not in around:  # many options end on the same square (every facing)
-                    near = min(bogies, key=lambda b: chebyshev(b.pos or (0, 0), dest))
-                    assert near.pos is not None
-                    around[dest] = near.pos, sum(1 for b in bogies if b.pos and chebyshev(b.pos, dest) <= 1)
-                near_pos, adjacent = around[dest]
-                if G.in_fire_arc(dest, g, near_pos):
-                    score += 8.0
-                score -= 6.0 * adjacent
+            if near_pos is not None and G.in_fire_arc(dest, g, near_pos):
+                score += 8.0
         out.append(score)
     return out
 
