@@ -19,8 +19,10 @@ clock itself). The result tells how many playouts ran and how long they took, fo
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 from engine.ai.random_policy import Picker
@@ -116,7 +118,7 @@ def _priors(ruleset: Ruleset, state: Any, seat: str, options: list[Command]) -> 
 def _priors_from(weights: list[int] | None, n: int) -> list[float]:
     if weights is None or len(weights) != n:
         return [1.0 / n] * n
-    clipped = [max(0, w) for w in weights]
+    clipped = [max(0, w) for w in weights] if weights and min(weights) < 0 else weights
     total = sum(clipped)
     if total <= 0:
         return [1.0 / n] * n
@@ -305,15 +307,16 @@ class Searcher:
     def _pick(self, options: list[Command], weights: list[int] | None, picker: Picker) -> int:
         if not self.budget.policy_rollouts or len(options) == 1:
             return picker.below(len(options))
-        total = sum(max(0, w) for w in weights) if weights else 0
-        if not weights or total <= 0:
+        if not weights:
             return picker.below(len(options))
-        pick = picker.below(total)
-        for i, w in enumerate(weights):
-            pick -= max(0, w)
-            if pick < 0:
-                return i
-        return len(options) - 1
+        if min(weights) < 0:
+            weights = [max(0, w) for w in weights]
+        cumulative = list(accumulate(weights))
+        total = cumulative[-1]
+        if total <= 0:
+            return picker.below(len(options))
+        # The first option whose running total passes the draw: each is drawn in proportion to its weight.
+        return min(bisect_right(cumulative, picker.below(total)), len(options) - 1)
 
     def _rollout(self, det: Any, picker: Picker) -> None:
         rs = self.ruleset
