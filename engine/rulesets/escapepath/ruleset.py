@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 from engine.core import Command, Decision, Event, Hints, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
+from engine.memo import Memo
 from engine.ruleset import Chooser, OptionSpec, Ruleset, SetupOptions, register
 from engine.rulesets.escapepath import actions as A
 from engine.rulesets.escapepath import policy as P
@@ -26,6 +27,12 @@ NEW_SAVE = OptionSpec(
     (("off", "Off: slow bogies save on 4-6"), ("on", "On: slow bogies save on 3-6")),
     per_seat=False,
 )
+
+
+# Listings and weighings by position (dice aside) and seat: the search meets the same positions in playout
+# after playout, since moves here are certain and only fights roll. Each kept answer takes a few kB.
+_LEGAL: Memo[list[Command]] = Memo(1024)
+_WEIGHED: Memo[tuple[list[Command], list[int] | None]] = Memo(1024)
 
 
 @register
@@ -87,7 +94,8 @@ class EscapePath(Ruleset):
 
     def legal_commands(self, state: Any, seat: str) -> list[Command]:
         """Every command the seat may play now."""
-        return A.legal(state, seat)
+        st: PathState = state
+        return list(_LEGAL.get((st.position_key(), seat), lambda: A.legal(st, seat)))
 
     def next_seat(self, state: Any) -> str | None:
         """The one seat that must act now (None once the game is over)."""
@@ -133,6 +141,16 @@ class EscapePath(Ruleset):
     def seat_colours(self, state: Any) -> dict[str, str]:
         """Team orange, swarm purple."""
         return dict(SIDE_COLOURS)
+
+    def weighed_options(
+        self, state: Any, seat: str, options: list[Command]
+    ) -> tuple[list[Command], list[int] | None]:
+        """As :meth:`Ruleset.weighed_options`, kept by position and options. Raises nothing."""
+        st: PathState = state
+        key = (st.position_key(), seat, tuple([c.text for c in options]))
+        # Worked out on a copy of the options: the answer may be that very list, and the caller's may change.
+        kept, weights = _WEIGHED.get(key, lambda: Ruleset.weighed_options(self, st, seat, list(options)))
+        return list(kept), (list(weights) if weights is not None else None)
 
     def bot_weights(self, state: Any, seat: str, options: list[Command]) -> list[int] | None:
         """The game's own player: a one-ply evaluation of each legal command (see :mod:`policy`)."""

@@ -74,6 +74,19 @@ class PathState:
             "result": self.result.to_data() if self.result else None,
         }  # fmt: skip
 
+    def position_key(self) -> tuple[Any, ...]:
+        """Everything the rules and the game's own player read of the position, as a hashable key: the
+        dice to come and the drawn trail and attacks left out. Equal keys list the same commands and weigh
+        them alike."""
+        return (
+            self.scenario, self.new_save, self.side, self.turn, self.active, tuple(self.done), self.entering,
+            self.start_pos, tuple(self.path), tuple(self.closed), tuple(self.trapped), tuple(self.panicked),
+            tuple(sorted(self.pending.items())) if self.pending is not None else None,
+            tuple(sorted(self.policies.items())), self.escaped, self.kills, tuple(self.objectives),
+            self.result is not None,
+            tuple([(f.id, f.side, f.kind, f.status, f.pos, f.facing, f.ap, f.bombs) for f in self.figures.values()]),
+        )  # fmt: skip
+
     def copy(self) -> PathState:
         """An independent deep copy (for search; several times cheaper than a JSON round trip). Cells,
         facings and the result are immutable and shared; every list, dict and figure is new."""
