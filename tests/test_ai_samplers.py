@@ -1,4 +1,4 @@
-"""Skirm, heist and Escape Path self-play fast paths: next_seat agrees with awaiting, picks are legal and replay."""
+"""ESCAPE, Skirm, heist and Escape Path self-play fast paths: next_seat agrees with awaiting, picks are legal and replay."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from engine.ai.random_policy import Picker
 from engine.ai.selfplay import fast_random_game
 
 
-@pytest.mark.parametrize("ruleset", ["skirm", "heist", "escapepath"])
+@pytest.mark.parametrize("ruleset", ["escape", "skirm", "heist", "escapepath"])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_sampled_games_agree_with_awaiting_and_parse(ruleset: str, seed: int) -> None:
     rs = RULESETS[ruleset]
@@ -29,7 +29,7 @@ def test_sampled_games_agree_with_awaiting_and_parse(ruleset: str, seed: int) ->
         game.apply(seat, command.text)
 
 
-@pytest.mark.parametrize("ruleset", ["skirm", "heist", "escapepath"])
+@pytest.mark.parametrize("ruleset", ["escape", "skirm", "heist", "escapepath"])
 def test_fast_random_games_finish_and_replay_from_their_text(ruleset: str) -> None:
     game = fast_random_game(ruleset, 31)
     assert game.outcome is not None

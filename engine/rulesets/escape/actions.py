@@ -1325,6 +1325,11 @@ def _token(st: EscapeState, u: Unit, args: list[str]) -> Command:
     return Command("token", (args[0], u.id), f"Spend a Revolution token: +1 {what} action for {R.name(u)}")
 
 
+def _side_step(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    # a_move's command for a side step already known to be legal (see _unit_candidates)
+    return Command("move", (u.id, args[0]), f"{R.name(u)} moves to {args[0]}")
+
+
 def _end(st: EscapeState, u: Unit, args: list[str]) -> Command:
     return check_activation(st, u.seat, ["end"])
 
@@ -1416,11 +1421,14 @@ def _unit_candidates(
         else:
             # A side step across a standing wall or a closed door is refused (R.edge_blocks): skip it.
             destroyed = st.destroyed
+            # Through Firewall an occupied square needs a_move's check for a square to step off to;
+            # any other side step found open and free here passes all of a_move's checks.
+            step = a_move if firewall else _side_step
             for c, n, ek, printed in sq.side_steps:
                 if (firewall or c not in occ) and (
                     printed == 0 or (ek in destroyed if printed == 1 else doors[ek].open)
                 ):
-                    add((a_move, u, [n]))
+                    add((step, u, [n]))
         for ek, en in door_sides:
             door = doors.get(ek)
             if door is not None:
