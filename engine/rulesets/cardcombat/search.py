@@ -42,9 +42,11 @@ def determinize(st: CCState, seat: str, rng: Rng) -> CCState:
     cards in a fresh order (their order before is not used: the pile is sorted first), the other heroes'
     hidden commitments replaced by random legal ones (the items spent on them stay spent: an item's
     cooldown is public), the items other heroes readied for a commit not yet made dropped, and a fresh
-    generator for the dice."""
+    generator for the dice. The copy is marked as the search's scratch state (``CCState.scratch``): it is never
+    saved, so its mappings are not put back in saved order after each command."""
     new = copy_state(st)
     new.rng = Rng(seed=rng.below(2**62))
+    new.scratch = True
     for deck in new.decks.values():
         deck["draw"].sort()
         rng.shuffle(deck["draw"])

@@ -39,6 +39,9 @@ class CCState:
     flags: dict[str, Any] = field(default_factory=dict)
     log: list[str] = field(default_factory=list)  # the last turn's narration, for the panel
     result: Outcome | None = None
+    # A search's determinized copy, never saved: its mappings need not be kept in saved order (not in the
+    # saved data; copies inherit it).
+    scratch: bool = field(default=False, compare=False)
 
     def to_data(self) -> dict[str, Any]:
         """JSON-ready data."""
