@@ -62,17 +62,12 @@ def _distances(
     return dist
 
 
-# Square names and facings of listed options, read back without parsing (the options are legal: their
-# squares are on the map).
-_CELLS: dict[str, Cell] = {}
+# Facings of listed options by name (a table rather than a search of DIRS).
 _FACING = {d: i for i, d in enumerate(DIRS)}
 
 
 def _cell(s: Scenario, text: str) -> Cell:
-    c = _CELLS.get(text)
-    if c is None:
-        c = _CELLS[text] = parse_cell(text, s.width, s.height)
-    return c
+    return parse_cell(text, s.width, s.height)  # memoised in engine.geometry.square
 
 
 def _exposure(
