@@ -234,9 +234,11 @@ def in_saved_order(state: CCState, *, whole: bool = False) -> None:
     are reordered in place: whoever holds one keeps holding the state's own.
 
     After setup (``whole``: every mapping) two parts are left out, for speed (they were most of the walk,
-    which runs after every command): each figure's own mapping, whose keys no rule walks (entries nested
-    in it still are put in order), and the scenario, whose entries are only ever replaced, never added.
-    ``test_cardcombat_saved_order`` plays games with those parts shuffled after every command.
+    which runs after every command): each figure's own mapping and its items', whose keys no rule walks (the
+    mappings a figure holds directly, its statuses and cooldowns, still are put in order), and the scenario,
+    whose entries are only ever replaced, never added.
+    ``test_cardcombat_saved_order`` plays games with those parts shuffled after every command. Raises
+    nothing.
     """
     if whole:
         _sort_mappings([v for v in vars(state).values() if type(v) is dict or type(v) is list])
