@@ -2,8 +2,8 @@
 
 ``in_saved_order`` runs after every command so that a live game goes on exactly as the same game reloaded
 from its snapshot (canonical JSON sorts keys). For speed it leaves out each figure's own mapping and the
-scenario. These tests shuffle exactly those parts after every command and check that no game changes, and
-that the check itself notices a shuffle of a part the rules do walk.
+scenario. These tests shuffle exactly those parts after every command and check that no game changes (its
+commands, its narration, its final state), and that the check notices a shuffle of a part the rules read.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 
+from engine import RULESETS
 from engine.ai.selfplay import fast_random_game
+from engine.core import Command, Event
 from engine.rulesets.cardcombat import ruleset as cardcombat_ruleset
 from engine.rulesets.cardcombat.state import CCState
 
@@ -53,9 +55,17 @@ def _unwalked(state: CCState) -> Iterator[dict[str, Any]]:
 
 
 def _play(seed: int, monkeypatch: pytest.MonkeyPatch, shuffle: Callable[[CCState], Iterator[dict[str, Any]]] | None,
-          *, use_sampler: bool) -> tuple[list[tuple[str, str]], str]:  # fmt: skip
+          *, use_sampler: bool) -> tuple[list[tuple[str, str]], list[str], str]:  # fmt: skip
+    """One random game: its commands, everything it narrated and its final state (canonical JSON)."""
     real = cardcombat_ruleset.in_saved_order
     rng = random.Random(seed)
+    rs = RULESETS["cardcombat"]
+    told: list[str] = []
+
+    def execute_and_keep_narration(state: CCState, seat: str, command: Command) -> list[Event]:
+        events = type(rs).execute(rs, state, seat, command)
+        told.extend(e.text for e in events)
+        return events
 
     def in_saved_order_then_shuffle(state: CCState, *, whole: bool = False) -> None:
         real(state, whole=whole)
@@ -65,8 +75,9 @@ def _play(seed: int, monkeypatch: pytest.MonkeyPatch, shuffle: Callable[[CCState
 
     with monkeypatch.context() as m:
         m.setattr(cardcombat_ruleset, "in_saved_order", in_saved_order_then_shuffle)
+        m.setattr(rs, "execute", execute_and_keep_narration)
         game = fast_random_game("cardcombat", seed, use_sampler=use_sampler)
-    return [(e.seat, e.text) for e in game.log], json.dumps(game.state.to_data(), sort_keys=True)
+    return [(e.seat, e.text) for e in game.log], told, json.dumps(game.state.to_data(), sort_keys=True)
 
 
 @pytest.mark.parametrize("use_sampler", [True, False], ids=["sampler", "listed"])
@@ -76,12 +87,13 @@ def test_shuffling_what_is_not_kept_in_order_changes_no_game(
     for seed in SEEDS:
         plain = _play(seed, monkeypatch, None, use_sampler=use_sampler)
         shuffled = _play(seed, monkeypatch, _unwalked, use_sampler=use_sampler)
+        assert plain[1], "the narration was not kept"
         assert shuffled == plain, f"seed {seed}"
 
 
 def test_the_check_notices_a_shuffled_part_the_rules_walk(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The figures' order (who acts and is hit first) and their statuses are read by the rules: shuffling
-    # them instead must change some of the same games, or the test above could not fail.
+    # The figures' order (who acts and is hit first) is read by the rules: shuffling it (and the statuses)
+    # instead must change some of the same games, or the test above could not fail.
     def walked(state: CCState) -> Iterator[dict[str, Any]]:
         yield state.figures
         for figure in state.figures.values():
