@@ -48,7 +48,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import RULESETS, Game, new_game  # noqa: E402
-from engine.ai.levels import LEVELS, SEAT_ROLLOUT_DEPTH, level_budget, search_seed  # noqa: E402
+from engine.ai.levels import LEVELS, level_budget, search_seed  # noqa: E402
 from engine.ai.random_policy import Picker  # noqa: E402
 from engine.ai.search import Budget, Searcher  # noqa: E402
 from engine.ai.selfplay import fast_random_game  # noqa: E402
@@ -86,8 +86,7 @@ class Ledger:
     def record(self, row: str, seed: int, scenario: str | None, result: str, playouts: int | None,
                harm: int, **extra: Any) -> None:  # fmt: skip
         """Append the game: ``row`` as the bench labels it, ``result`` won/drew/lost for the row's player,
-        ``playouts`` its budget (None for the weighted policy), ``harm`` its own self-harm count; ``extra``
-        fields as given (``depth``: a seat's own rollout depth, where it differs from its ruleset's)."""
+        ``playouts`` its budget (None for the weighted policy), ``harm`` its own self-harm count."""
         if self.path is None:
             return
         entry = {"row": row, "seed": seed, "scenario": scenario, "result": result, "playouts": playouts,
@@ -101,8 +100,7 @@ class Ledger:
 def table_section(path: Path, only: str = "") -> None:
     """Each ledger row (whose label contains ``only``) summed per budget: games, wins/draws/losses, the share
     of decided games won, self-harm, the seeds and commits they span; heist rows also give the rounds of
-    their wins. A seat's own rollout depth (``depth``) makes a budget of its own. A game listed twice with
-    the same seed, budget, time cap and commit (a replay) counts once."""
+    their wins. A game listed twice with the same seed, budget, time cap and commit (a replay) counts once."""
     if not path.exists():
         print(f"no ledger at {path}", flush=True)
         return
@@ -114,22 +112,18 @@ def table_section(path: Path, only: str = "") -> None:
         e = json.loads(raw)
         if only not in e["row"]:
             continue
-        key = (e["row"], e["seed"], e["playouts"], e.get("depth"), e["think"], e["rev"])
+        key = (e["row"], e["seed"], e["playouts"], e["think"], e["rev"])
         if key in seen:
             continue
         seen.add(key)
-        groups[(e["row"], e["playouts"], e.get("depth"), e["think"])].append(e)
-    for (row, playouts, depth, think), games in sorted(
-        groups.items(), key=lambda kv: (kv[0][0], str(kv[0][1:]))
-    ):
+        groups[(e["row"], e["playouts"], e["think"])].append(e)
+    for (row, playouts, think), games in sorted(groups.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
         results = Counter(g["result"] for g in games)
         won, drew, lost = results["won"], results["drew"], results["lost"]
         decided = won + lost
         share = f"{100 * won / decided:5.1f}%" if decided else "  n/a "
         seeds = sorted(g["seed"] for g in games)
         budget = f"{playouts} playouts" if playouts else "policy"
-        if depth is not None:
-            budget += f", depth {depth}"
         if think is not None:
             budget += f", {think:g} s cap"
         out = (f"{row:<54} {budget:<22} n={len(games):<4} W{won:>4} D{drew:>4} L{lost:>4}  win/decided {share}"
@@ -188,15 +182,12 @@ def play(
     (heist): gains the least work left (``job_steps``) seen in the Action phase before the escape, 0 for a win."""
     game = new_game(ruleset, scenario=scenario, seed=seed, seats={s: None for s in players}, options=options)
     pickers = {s: Picker(seed * 7919 + i) for i, s in enumerate(players)}
-    searchers = {}  # by seat: a ruleset's seats may search differently (levels.SEAT_ROLLOUT_DEPTH)
-    for seat, lvl in players.items():
-        b = budgets.get(lvl)
-        if b is None:
-            continue
-        tuned = (level_budget(lvl, ruleset, b.playouts, seat) if lvl in LEVELS else b) or b
+    searchers = {}
+    for lvl, b in budgets.items():
+        tuned = (level_budget(lvl, ruleset, b.playouts) if lvl in LEVELS else b) or b
         if b.seconds is not None:  # --think: the bot's time cap per decision
             tuned = replace(tuned, seconds=b.seconds)
-        searchers[seat] = Searcher(game.ruleset, tuned)
+        searchers[lvl] = Searcher(game.ruleset, tuned)
     least = float("inf")
     for _ in range(max_commands):
         if game.outcome is not None:
@@ -215,7 +206,7 @@ def play(
             command = game.bot_command(seat, level="easy")
         else:
             t = time.perf_counter()
-            result = searchers[seat].choose(
+            result = searchers[who].choose(
                 game.state, seat, seed=search_seed(seed, len(game.log), seat), options=options,
                 clock=time.perf_counter,
             )  # fmt: skip
@@ -367,10 +358,8 @@ def sides_section(games: int, budgets: dict[str, Budget], only: str = "", seed0:
                         )
                         print(f"  {label} seed {seed} {scenario}: {result}", flush=True)
                         if ledger is not None:
-                            depth = SEAT_ROLLOUT_DEPTH.get((ruleset, seat))
                             ledger.record(label, seed, scenario, result, budgets[level].playouts,
-                                          tally.harm_by[level] - harmed, forced=tally.forced - forced,
-                                          **({"depth": depth} if depth is not None else {}))  # fmt: skip
+                                          tally.harm_by[level] - harmed, forced=tally.forced - forced)  # fmt: skip
                     print(line(label + " (all scenarios)", tally, seat), flush=True)
 
 

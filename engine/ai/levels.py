@@ -29,9 +29,6 @@ LEVELS: dict[str, Budget | None] = {
 # reach) is smooth, and random rollouts only blur a step's worth of progress in noise.
 # Escape Path: 6 commands weighted by the policy (below) are about one figure's activation.
 ROLLOUT_DEPTH = {"skirm": 6, "escape": 0, "heist": 6, "escapepath": 6}
-# Where one seat rolls out further than its ruleset's other seats. Escape Path's swarm: 14 commands, a few
-# bogies' activations; with 6, what one bogie did was judged before any other had closed in (docs/ai.md).
-SEAT_ROLLOUT_DEPTH = {("escapepath", "swarm"): 14}
 # First-play urgency per ruleset (see Budget.fpu_reduction; others keep 0.5). ESCAPE's evaluation sits
 # well off 0.5 for most positions, which made the search settle on the first command it tried.
 FIRST_PLAY_REDUCTION = {"escape": 0.0}
@@ -59,16 +56,13 @@ def check_level(level: str) -> str:
     return key
 
 
-def level_budget(
-    level: str, ruleset_id: str, playouts: int | None = None, seat: str | None = None
-) -> Budget | None:
-    """The search budget of ``level`` for a ruleset (None: easy, no search), for ``seat`` where the
-    ruleset's seats search differently (:data:`SEAT_ROLLOUT_DEPTH`); ``playouts`` overrides its playout
-    count (benchmarks). Raises SetupError for an unknown level."""
+def level_budget(level: str, ruleset_id: str, playouts: int | None = None) -> Budget | None:
+    """The search budget of ``level`` for a ruleset (None: easy, no search); ``playouts`` overrides its
+    playout count (benchmarks). Raises SetupError for an unknown level."""
     budget = LEVELS[check_level(level)]
     if budget is None:
         return None
-    depth = SEAT_ROLLOUT_DEPTH.get((ruleset_id, seat or ""), ROLLOUT_DEPTH.get(ruleset_id, budget.depth))
+    depth = ROLLOUT_DEPTH.get(ruleset_id, budget.depth)
     return replace(
         budget,
         depth=depth,
@@ -103,7 +97,7 @@ def choose(
     ``seconds`` (default :data:`DEFAULT_SECONDS` when a clock is given) cap the thinking time. Raises
     SetupError for an unknown level and NotYourTurn when ``options`` is empty.
     """
-    budget = level_budget(level, ruleset.id, seat=seat)
+    budget = level_budget(level, ruleset.id)
     if budget is None:
         return choose_command(ruleset, state, seat, options, seed=seed, ply=ply)
     if clock is not None:
