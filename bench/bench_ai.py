@@ -100,7 +100,9 @@ class Ledger:
 def table_section(path: Path, only: str = "") -> None:
     """Each ledger row (whose label contains ``only``) summed per budget: games, wins/draws/losses, the share
     of decided games won, self-harm, the seeds and commits they span; heist rows also give the rounds of
-    their wins. A game listed twice with the same seed, budget, time cap and commit (a replay) counts once."""
+    their wins. A game recorded with a rollout depth of its own (``depth``: a trial's, such as the Escape
+    Path swarm's 14 in docs/ai.md) makes a budget of its own. A game listed twice with the same seed,
+    budget, time cap and commit (a replay) counts once."""
     if not path.exists():
         print(f"no ledger at {path}", flush=True)
         return
@@ -112,18 +114,22 @@ def table_section(path: Path, only: str = "") -> None:
         e = json.loads(raw)
         if only not in e["row"]:
             continue
-        key = (e["row"], e["seed"], e["playouts"], e["think"], e["rev"])
+        key = (e["row"], e["seed"], e["playouts"], e.get("depth"), e["think"], e["rev"])
         if key in seen:
             continue
         seen.add(key)
-        groups[(e["row"], e["playouts"], e["think"])].append(e)
-    for (row, playouts, think), games in sorted(groups.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
+        groups[(e["row"], e["playouts"], e.get("depth"), e["think"])].append(e)
+    for (row, playouts, depth, think), games in sorted(
+        groups.items(), key=lambda kv: (kv[0][0], str(kv[0][1:]))
+    ):
         results = Counter(g["result"] for g in games)
         won, drew, lost = results["won"], results["drew"], results["lost"]
         decided = won + lost
         share = f"{100 * won / decided:5.1f}%" if decided else "  n/a "
         seeds = sorted(g["seed"] for g in games)
         budget = f"{playouts} playouts" if playouts else "policy"
+        if depth is not None:
+            budget += f", depth {depth}"
         if think is not None:
             budget += f", {think:g} s cap"
         out = (f"{row:<54} {budget:<22} n={len(games):<4} W{won:>4} D{drew:>4} L{lost:>4}  win/decided {share}"

@@ -37,10 +37,14 @@ def test_the_table_counts_each_game_once_and_sums_results_and_self_harm(
     ledger.record(row, 10001, "evasion", "lost", 500, 1)
     ledger.record(row, 10002, "datatheft", "drew", 500, 0, forced=1)
     ledger.record(row, 10003, "infiltration", "won", 150, 0)  # another budget: another line
+    ledger.record(row, 10000, "infiltration", "lost", 500, 0, depth=14)  # a seat's own depth: another too
     bench.Ledger(path, think=None, revision="def5678").record(row, 10004, "evasion", "won", 500, 0)
     bench.table_section(path, "isc=hard")
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith(row)]
-    assert len(lines) == 2
+    assert len(lines) == 3
+    deeper = next(ln for ln in lines if "500 playouts, depth 14" in ln)
+    assert re.search(r"n=1\s+W\s+0 D\s+0 L\s+1", deeper), deeper
+    lines.remove(deeper)
     full = next(ln for ln in lines if "500 playouts" in ln)
     assert re.search(r"n=4\s+W\s+2 D\s+1 L\s+1\s+win/decided\s+66\.7%", full), full
     assert "self-harm 1 (forced 1)" in full
