@@ -261,3 +261,47 @@ def test_engine_game_and_ai_import_without_a_cycle_or_lazy_imports() -> None:
                 assert not inner, f"{path.relative_to(ROOT)} imports inside {node.name}()"
         if path.parent.name == "ai" and path.name != "selfplay.py":
             assert "from engine.game" not in path.read_text(), path.name
+
+
+@pytest.mark.parametrize("ruleset", ["skirm", "escapepath"])
+def test_a_node_listed_once_for_playouts_that_drew_no_dice_decides_as_listing_every_time(
+    ruleset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Where only the dice are hidden, every playout that reaches a node without drawing a die stands in the
+    # same position there, so the search lists the node's commands once for all of them. Each decision, and
+    # every root visit count, must be those of a search that lists the commands in every playout.
+    rs = RULESETS[ruleset]
+    listings = 0
+    listed = rs.legal_commands
+
+    def counting(state: Any, seat: str) -> list[Command]:
+        nonlocal listings
+        listings += 1
+        return listed(state, seat)
+
+    monkeypatch.setattr(rs, "legal_commands", counting)
+    budget = level_budget("normal", ruleset, playouts=80)
+    assert budget is not None
+    totals = {False: 0, True: 0}
+    for seed in (21, 22, 23, 24):
+        for fraction in (0.2, 0.5):
+            game = midgame(ruleset, seed, fraction)
+            seat = game.next_bot_seat()
+            assert seat is not None
+            results = {}
+            for sharing in (False, True):
+                searcher = Searcher(rs, budget)
+                searcher.same_without_dice = sharing
+                listings = 0
+                results[sharing] = searcher.choose(game.state, seat, seed=7)
+                totals[sharing] += listings
+            assert results[True].command == results[False].command
+            assert results[True].visits == results[False].visits
+    # Escape Path's rollouts list every step to weigh it by the policy: only the tree's share can shrink.
+    assert totals[True] < (0.6 if ruleset == "skirm" else 0.95) * totals[False]
+
+
+def test_rulesets_with_hidden_facts_never_share_a_node_listing() -> None:
+    # A determinization that deals hidden facts anew may change what a seat can play at the same node.
+    sharing = {rid for rid, rs in RULESETS.items() if Searcher(rs).same_without_dice}
+    assert sharing == {"skirm", "escapepath"}

@@ -82,7 +82,7 @@ class SearchResult:
 
 
 class _Node:
-    __slots__ = ("avail", "children", "prior", "seat", "total", "visits")
+    __slots__ = ("avail", "children", "listing", "prior", "seat", "total", "visits")
 
     def __init__(self, seat: str, prior: float) -> None:
         self.seat = seat  # the seat whose command led here (scores are for it)
@@ -91,6 +91,9 @@ class _Node:
         self.visits = 0
         self.avail = 0
         self.total = 0.0
+        # The searched commands and their texts here, kept once worked out in a playout that drew no dice on
+        # the way (see Searcher.same_without_dice).
+        self.listing: tuple[list[Command], list[str]] | None = None
 
 
 # Standing-answer changes ("react ...") change no position, and a take-back ("undo", the heist's "unplan")
@@ -134,6 +137,10 @@ class Searcher:
         self.ruleset = ruleset
         self.budget = budget or Budget()
         self.has_sampler = type(ruleset).sample_command is not Ruleset.sample_command
+        # Where a determinization is the real position with fresh dice and nothing else (the default
+        # Ruleset.determinize), every playout that reaches a node without drawing a die on the way stands in
+        # the same position there, so the node's legal commands are listed once for all of them.
+        self.same_without_dice = type(ruleset).determinize is Ruleset.determinize
 
     def choose(
         self,
@@ -250,6 +257,10 @@ class Searcher:
                     node.children[c.text] = _Node(mover, p)
                 texts = [c.text for c in options]
                 continue
+            same = self.same_without_dice and det.rng.counter == 0
+            if same and node.listing is not None:
+                options, texts = node.listing
+                continue
             options = searched_commands(rs, det, mover)
             if not options:
                 break
@@ -259,6 +270,8 @@ class Searcher:
                 for c, p in zip(options, priors, strict=True):
                     if c.text not in node.children:
                         node.children[c.text] = _Node(mover, p)
+            if same:
+                node.listing = (options, texts)
         self._rollout(det, picker)
         scores: dict[str, float] = {}
         for n in path:

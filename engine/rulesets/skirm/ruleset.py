@@ -207,10 +207,6 @@ class Skirm(Ruleset):
         """A fast independent deep copy (engine.rulesets.skirm.search)."""
         return search_hooks.copy_state(state)
 
-    def determinize(self, state: Any, seat: str, rng: Rng) -> Any:
-        """A state consistent with what ``seat`` knows, hidden parts dealt anew from ``rng``."""
-        return search_hooks.determinize(state, seat, rng)
-
     def evaluate(self, state: Any, seat: str) -> float:
         """How good the position is for ``seat`` (0..1), from public facts only."""
         return search_hooks.evaluate(state, seat)

@@ -1,6 +1,7 @@
 """Skirm hooks for the search player: a fast state copy, determinization and a position evaluation.
 
-Skirm hides nothing but the future dice, so a determinization is a copy with a reseeded generator.
+Skirm hides nothing but the future dice, so the default determinization (a copy with a reseeded generator)
+serves, and the search lists a tree node's commands once for every playout that draws no die on the way.
 """
 
 from __future__ import annotations
@@ -8,7 +9,6 @@ from __future__ import annotations
 import math
 
 from engine.ai.copying import flat, plain, rng_copy
-from engine.dice import Rng
 from engine.rulesets.skirm import rules as R
 from engine.rulesets.skirm.state import DOWNED, OUT, STANDING, SkirmState, Unit
 
@@ -38,13 +38,6 @@ def copy_state(st: SkirmState) -> SkirmState:
     new.trail = list(st.trail)
     new.attacks = list(st.attacks)
     new.policies = dict(st.policies)
-    return new
-
-
-def determinize(st: SkirmState, seat: str, rng: Rng) -> SkirmState:
-    """A copy whose dice generator is reseeded from ``rng`` (nothing else is hidden in Skirm)."""
-    new = copy_state(st)
-    new.rng = Rng(seed=rng.below(2**62))
     return new
 
 
