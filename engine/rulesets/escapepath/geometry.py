@@ -110,6 +110,13 @@ def in_fire_arc(pos: Cell, facing: int, c: Cell) -> bool:
     return vx * dx >= 0 and vy * dy >= 0
 
 
+@lru_cache(maxsize=4096)
+def facings_covering(vx: int, vy: int) -> tuple[bool, ...]:
+    """For each facing (0 n .. 7 nw), whether a square ``(vx, vy)`` away lies in its arc of fire
+    (:func:`in_fire_arc`, worked out once per offset)."""
+    return tuple(in_fire_arc((0, 0), facing, (vx, vy)) for facing in range(8))
+
+
 def clear_line(a: Cell, b: Cell, blocks: CellBlocks) -> bool:
     """Whether nothing blocks the line from ``a`` to ``b`` (the end squares themselves do not count; a line
     through a corner is blocked only when both squares beside it block)."""

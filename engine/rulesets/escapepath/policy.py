@@ -64,6 +64,7 @@ def _distances(
 
 # Facings of listed options by name (a table rather than a search of DIRS).
 _FACING = {d: i for i, d in enumerate(DIRS)}
+_NO_ARCS = (False,) * 8
 
 
 def _cell(s: Scenario, text: str) -> Cell:
@@ -91,8 +92,8 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
     dist = distances(s, targets) if targets else {}
     exposure: dict[tuple[Cell, Cell | None], int] = {}  # (square, mover's square) -> characters covering it
     # (figure, verb, square reached) -> (score before the facing counts, steps to a character after, step
-    # direction, the nearest character's square)
-    reached: dict[tuple[str, str, Cell], tuple[float, int, int | None, Cell | None]] = {}
+    # direction, whether the nearest character is in the arc by facing)
+    reached: dict[tuple[str, str, Cell], tuple[float, int, int | None, tuple[bool, ...]]] = {}
     out: list[float] = []
     for cmd in options:
         v, a = cmd.verb, cmd.args
@@ -147,8 +148,9 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
             way = G.direction(f.pos, dest) if v == "move" and f.pos else None
             # face the nearest character so an attack is possible next
             near = min(targets, key=lambda t: chebyshev(t, dest), default=None)
-            known = reached[f.id, v, dest] = (base, after, way, near)
-        score, after, way, near = known
+            arcs = G.facings_covering(near[0] - dest[0], near[1] - dest[1]) if near is not None else _NO_ARCS
+            known = reached[f.id, v, dest] = (base, after, way, arcs)
+        score, after, way, arcs = known
         left = f.ap - 1 if v == "enter" else f.ap
         if v == "move":
             spent = G.MOVE_COST[f.facing][way][g] if way is not None else None
@@ -162,7 +164,7 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
                 score += 20.0
         elif after == 1 and left >= 2:
             score += 25.0  # next to a character with points left to face it and strike
-        if near is not None and G.in_fire_arc(dest, g, near):
+        if arcs[g]:  # facing the nearest character
             score += 4.0
         out.append(score)
     # Bringing a bogie on finishes every bogie in play (rule 1.5): not while one of them has a good move.
@@ -188,59 +190,67 @@ def team_scores(st: PathState, options: list[Command], careful: bool = True) -> 
     goals = list(s.escapes) if s.scoring["escape"] else []
     goals += [c for c in s.objectives if c not in st.objectives]
     dist = distances(s, goals) if goals else {}
-    # (figure, square reached) -> (score before the facing counts, step direction, the nearest bogie's square)
-    reached: dict[tuple[str, Cell], tuple[float, int | None, Cell | None]] = {}
+    # (figure, square reached as written) -> (score before the facing counts, the step's cost by final
+    # facing, whether the nearest bogie is in the arc by final facing): many options differ only by facing.
+    reached: dict[tuple[str, str], tuple[float, tuple[int | None, ...] | None, tuple[bool, ...]]] = {}
+    turning: dict[str, tuple[bool, ...]] = {}  # figure -> the facings whose arc covers its nearest bogie
     out: list[float] = []
     for cmd in options:
         v, a = cmd.verb, cmd.args
-        if v == "react":
-            out.append(-BIG)
-            continue
-        if v in ("panic", "hold"):
-            out.append(10.0 if v == "panic" else 0.0)
-            continue
-        if v == "end":
-            out.append(-5.0)
-            continue
+        moving = v == "move"  # most options: they skip straight to the square reached
+        if not moving:
+            if v == "react":
+                out.append(-BIG)
+                continue
+            if v in ("panic", "hold"):
+                out.append(10.0 if v == "panic" else 0.0)
+                continue
+            if v == "end":
+                out.append(-5.0)
+                continue
         f = st.figures[a[0]]
         assert f.pos is not None
-        if v == "escape":
-            out.append(1000.0)
-            continue
-        if v in ("shoot", "retreat"):
-            b = st.figures[a[1] if v == "shoot" else a[2]]
-            assert b.pos is not None
-            at = f.pos if v == "shoot" else _cell(s, a[1])
-            p = _dice_at_least(3, chebyshev(at, b.pos)) * (save_target(st, b) - 1) / 6
-            threat = 10.0 / max(1, chebyshev(f.pos, b.pos))
-            score = 100.0 * p + (threat if careful else 0.0)
-            if v == "retreat":
-                score += 5.0
-            out.append(score if careful else 100.0)
-            continue
-        if v == "bomb":
-            b = st.figures[a[1]]
-            assert b.pos is not None
-            out.append(_bomb_value(st, f, b.pos, occ) if careful else 90.0)
-            continue
-        if v == "attack":
-            out.append(35.0)
-            continue
-        if v == "turn":
-            g = _FACING[a[1]]
-            score = -8.0
-            if careful and bogies:
-                near = min(bogies, key=lambda b: chebyshev(b.pos or (0, 0), f.pos or (0, 0)))
-                assert near.pos is not None
-                if not G.in_fire_arc(f.pos, f.facing, near.pos) and G.in_fire_arc(f.pos, g, near.pos):
-                    score = 20.0
-            out.append(score)
-            continue
-        dest = _cell(s, a[1])
-        g = _FACING[a[2]] if v == "move" and len(a) > 2 else f.facing
-        # What does not depend on the facing, once per figure and square (many options differ only by it).
-        known = reached.get((f.id, dest))
+        if not moving:
+            if v == "escape":
+                out.append(1000.0)
+                continue
+            if v in ("shoot", "retreat"):
+                b = st.figures[a[1] if v == "shoot" else a[2]]
+                assert b.pos is not None
+                at = f.pos if v == "shoot" else _cell(s, a[1])
+                p = _dice_at_least(3, chebyshev(at, b.pos)) * (save_target(st, b) - 1) / 6
+                threat = 10.0 / max(1, chebyshev(f.pos, b.pos))
+                score = 100.0 * p + (threat if careful else 0.0)
+                if v == "retreat":
+                    score += 5.0
+                out.append(score if careful else 100.0)
+                continue
+            if v == "bomb":
+                b = st.figures[a[1]]
+                assert b.pos is not None
+                out.append(_bomb_value(st, f, b.pos, occ) if careful else 90.0)
+                continue
+            if v == "attack":
+                out.append(35.0)
+                continue
+            if v == "turn":
+                g = _FACING[a[1]]
+                score = -8.0
+                if careful and bogies:
+                    arcs = turning.get(f.id)
+                    if arcs is None:
+                        near = min(bogies, key=lambda b: chebyshev(b.pos or (0, 0), f.pos or (0, 0)))
+                        assert near.pos is not None
+                        arcs = turning[f.id] = G.facings_covering(
+                            near.pos[0] - f.pos[0], near.pos[1] - f.pos[1]
+                        )
+                    if not arcs[f.facing] and arcs[g]:
+                        score = 20.0
+                out.append(score)
+                continue
+        known = reached.get((a[0], a[1]))
         if known is None:
+            dest = _cell(s, a[1])
             base = 30.0 * (dist.get(f.pos, BIG) - dist.get(dest, BIG)) if dist else 0.0
             if dest in s.objectives and dest not in st.objectives:
                 base += 500.0
@@ -251,12 +261,19 @@ def team_scores(st: PathState, options: list[Command], careful: bool = True) -> 
                 near_pos = near.pos
                 adjacent = sum(1 for b in bogies if b.pos and chebyshev(b.pos, dest) <= 1)
                 base -= 6.0 * adjacent
-            known = reached[f.id, dest] = (base, G.direction(f.pos, dest), near_pos)
-        score, d, near_pos = known
+            d = G.direction(f.pos, dest)
+            arcs = (
+                G.facings_covering(near_pos[0] - dest[0], near_pos[1] - dest[1])
+                if near_pos is not None
+                else _NO_ARCS
+            )
+            known = reached[a[0], a[1]] = (base, G.MOVE_COST[f.facing][d] if d is not None else None, arcs)
+        score, costs, arcs = known
+        g = _FACING[a[2]] if moving and len(a) > 2 else f.facing
         if careful:
-            step = G.MOVE_COST[f.facing][d][g] if d is not None else None
+            step = costs[g] if costs is not None else None
             score -= 4.0 * (step or 1)
-            if near_pos is not None and G.in_fire_arc(dest, g, near_pos):
+            if arcs[g]:
                 score += 8.0
         out.append(score)
     return out
@@ -266,10 +283,8 @@ def _bomb_value(st: PathState, f: Figure, target: Cell, occ: dict[Cell, Figure])
     """Expected bogies killed minus (heavily) expected friends killed, over every 2d6 result."""
     assert f.pos is not None
     value = -25.0
-    for total in range(2, 13):
-        p = (6 - abs(total - 7)) / 36
-        spot = R.landing(f.pos, target, total)
-        for c in [spot, *((spot[0] + dx, spot[1] + dy) for dx, dy in KING)]:
+    for p, spot, cells in _blasts(f.pos, target):
+        for c in cells:
             o = occ.get(c)
             if o is None:
                 continue
@@ -278,6 +293,18 @@ def _bomb_value(st: PathState, f: Figure, target: Cell, occ: dict[Cell, Figure])
             else:
                 value += 100.0 * p * (1.0 if c == spot else (save_target(st, o) - 1) / 6)
     return value
+
+
+@lru_cache(maxsize=4096)
+def _blasts(thrower: Cell, target: Cell) -> tuple[tuple[float, Cell, tuple[Cell, ...]], ...]:
+    """For each 2d6 total of a throw from ``thrower`` at ``target``: its chance, where the bomb lands, and the
+    squares its blast takes in (the landing square first)."""
+    out = []
+    for total in range(2, 13):
+        spot = R.landing(thrower, target, total)
+        cells = (spot, *((spot[0] + dx, spot[1] + dy) for dx, dy in KING))
+        out.append(((6 - abs(total - 7)) / 36, spot, cells))
+    return tuple(out)
 
 
 def to_weights(scores: list[float]) -> list[int]:
