@@ -180,6 +180,21 @@ class Ruleset(ABC):
             return 0.5
         return 1.0 if seat in result.winners else 0.0
 
+    def hidden_in_play(self, state: Any) -> object | None:
+        """A mark of the hidden facts a determinized ``state`` has brought into play: the dice drawn and the
+        hidden facts turned public. Playouts of one search that reach the same tree node by the same commands
+        with the mark they started with stand in positions where the same commands are legal, so the search
+        lists the node once for them. None: no such mark (the search lists every node afresh).
+
+        The default suits the default :meth:`determinize` (only the dice are hidden, so such positions are
+        the same): the dice drawn. Rulesets that deal other hidden facts must override it, if at all, with a
+        mark that changes whenever a fact that can change a legal command comes into play. Raises nothing.
+        """
+        if type(self).determinize is Ruleset.determinize:
+            drawn: int = state.rng.counter
+            return drawn
+        return None
+
     def own_losses(self, state: Any, seat: str) -> int | None:
         """How many of ``seat``'s own figures are out of the game in ``state``; None where the ruleset does
         not say (the default). The search player uses it not to pick a command that may take out one of its

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from engine import RULESETS, Game, SetupError, new_game
 from engine.ai.levels import LEVELS, check_level, level_budget
-from engine.ai.search import Budget, Searcher, searched_commands
+from engine.ai.search import Budget, Searcher, SplitRng, searched_commands
 from engine.ai.selfplay import fast_random_game
 from engine.core import Command
 from engine.dice import Rng
@@ -263,13 +263,14 @@ def test_engine_game_and_ai_import_without_a_cycle_or_lazy_imports() -> None:
             assert "from engine.game" not in path.read_text(), path.name
 
 
-@pytest.mark.parametrize("ruleset", ["skirm", "escapepath"])
-def test_a_node_listed_once_for_playouts_that_drew_no_dice_decides_as_listing_every_time(
+@pytest.mark.parametrize("ruleset", ["skirm", "escapepath", "escape"])
+def test_a_node_listed_once_for_playouts_that_brought_nothing_hidden_into_play_decides_alike(
     ruleset: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Where only the dice are hidden, every playout that reaches a node without drawing a die stands in the
-    # same position there, so the search lists the node's commands once for all of them. Each decision, and
-    # every root visit count, must be those of a search that lists the commands in every playout.
+    # Playouts that reach a node without drawing a die or turning up a hidden fact on the way have the same
+    # legal commands there (where only the dice are hidden, the same position), so the search lists the
+    # node's commands once for all of them. Each decision, and every root visit count, must be those of a
+    # search that lists the commands in every playout.
     rs = RULESETS[ruleset]
     listings = 0
     listed = rs.legal_commands
@@ -291,7 +292,7 @@ def test_a_node_listed_once_for_playouts_that_drew_no_dice_decides_as_listing_ev
             results = {}
             for sharing in (False, True):
                 searcher = Searcher(rs, budget)
-                searcher.same_without_dice = sharing
+                searcher.share_listings = sharing
                 listings = 0
                 results[sharing] = searcher.choose(game.state, seat, seed=7)
                 totals[sharing] += listings
@@ -301,7 +302,43 @@ def test_a_node_listed_once_for_playouts_that_drew_no_dice_decides_as_listing_ev
     assert totals[True] < (0.6 if ruleset == "skirm" else 0.95) * totals[False]
 
 
-def test_rulesets_with_hidden_facts_never_share_a_node_listing() -> None:
-    # A determinization that deals hidden facts anew may change what a seat can play at the same node.
-    sharing = {rid for rid, rs in RULESETS.items() if Searcher(rs).same_without_dice}
-    assert sharing == {"skirm", "escapepath"}
+def test_rulesets_without_a_mark_of_hidden_facts_in_play_never_share_a_node_listing() -> None:
+    # The heist's bag order and Dark Realms' decks and hidden commitments may change what a seat can play
+    # without a die being drawn: they give no mark, so their nodes are listed in every playout.
+    marked = {rid for rid in RULESETS if RULESETS[rid].hidden_in_play(midgame(rid, 5).state) is not None}
+    assert marked == {"skirm", "escapepath", "escape"}
+
+
+def test_taking_a_face_down_escape_token_changes_the_mark_because_it_changes_what_may_be_played() -> None:
+    # What a face-down equipment token holds is dealt anew in every determinization; once taken, the item
+    # decides the taker's commands. So the mark must change, or a node listed in one deal would hand its
+    # commands to a playout holding another item.
+    rs = RULESETS["escape"]
+    checked = 0
+    for seed in (1, 4, 5):
+        full = fast_random_game("escape", seed, use_sampler=False)
+        game = new_game("escape", seed=seed, seats={s: None for s in rs.seats})
+        for entry in full.log:
+            tokens = game.state.tokens
+            takes = [
+                c
+                for c in game.legal_commands(entry.seat)
+                if c.verb == "take"
+                and tokens[c.args[1]].kind == "equipment"
+                and not tokens[c.args[1]].face_up
+            ]
+            if takes:
+                break
+            game.apply(entry.seat, entry.text)
+        assert takes, f"seed {seed}: no face-down equipment token is taken in this game"
+        listings = set()
+        for k in range(12):
+            det = rs.determinize(game.state, entry.seat, Rng(seed=k))
+            det.rng = SplitRng(seed=k)
+            before = rs.hidden_in_play(det)
+            rs.execute(det, entry.seat, rs.parse(det, entry.seat, takes[0].text))
+            assert rs.hidden_in_play(det) != before
+            listings.add(tuple(c.text for c in rs.legal_commands(det, entry.seat)))
+        assert len(listings) > 1  # the item taken changes the commands
+        checked += 1
+    assert checked == 3

@@ -91,8 +91,8 @@ class _Node:
         self.visits = 0
         self.avail = 0
         self.total = 0.0
-        # The searched commands and their texts here, kept once worked out in a playout that drew no dice on
-        # the way (see Searcher.same_without_dice).
+        # The searched commands and their texts here, kept once worked out in a playout that brought nothing
+        # hidden into play on the way (see Searcher.share_listings).
         self.listing: tuple[list[Command], list[str]] | None = None
 
 
@@ -137,10 +137,10 @@ class Searcher:
         self.ruleset = ruleset
         self.budget = budget or Budget()
         self.has_sampler = type(ruleset).sample_command is not Ruleset.sample_command
-        # Where a determinization is the real position with fresh dice and nothing else (the default
-        # Ruleset.determinize), every playout that reaches a node without drawing a die on the way stands in
-        # the same position there, so the node's legal commands are listed once for all of them.
-        self.same_without_dice = type(ruleset).determinize is Ruleset.determinize
+        # Playouts that reach a node with nothing hidden brought into play on the way (no die drawn, no
+        # hidden fact turned public: Ruleset.hidden_in_play) have the same legal commands there, so the node
+        # lists them once for all of them. Off for rulesets that give no such mark.
+        self.share_listings = True
 
     def choose(
         self,
@@ -229,6 +229,7 @@ class Searcher:
         mover = seat
         texts = root_texts
         options: list[Command] | None = None
+        mark = rs.hidden_in_play(det) if self.share_listings else None
         while True:
             child, text = self._select(node, texts)
             if child is None:
@@ -257,7 +258,7 @@ class Searcher:
                     node.children[c.text] = _Node(mover, p)
                 texts = [c.text for c in options]
                 continue
-            same = self.same_without_dice and det.rng.counter == 0
+            same = mark is not None and rs.hidden_in_play(det) == mark
             if same and node.listing is not None:
                 options, texts = node.listing
                 continue

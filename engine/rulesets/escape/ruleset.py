@@ -195,6 +195,10 @@ class Escape(Ruleset):
         """A state consistent with what ``seat`` knows, hidden parts dealt anew from ``rng``."""
         return search_hooks.determinize(state, seat, rng)
 
+    def hidden_in_play(self, state: Any) -> object:
+        """The dice drawn, the tokens face up and the tokens on hand (engine.rulesets.escape.search)."""
+        return search_hooks.hidden_in_play(state)
+
     def evaluate(self, state: Any, seat: str) -> float:
         """How good the position is for ``seat`` (0..1), from public facts only."""
         return search_hooks.evaluate(state, seat)
