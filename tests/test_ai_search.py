@@ -263,7 +263,7 @@ def test_engine_game_and_ai_import_without_a_cycle_or_lazy_imports() -> None:
             assert "from engine.game" not in path.read_text(), path.name
 
 
-@pytest.mark.parametrize("ruleset", ["skirm", "escapepath", "escape"])
+@pytest.mark.parametrize("ruleset", ["skirm", "escapepath", "escape", "heist"])
 def test_a_node_listed_once_for_playouts_that_brought_nothing_hidden_into_play_decides_alike(
     ruleset: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -303,10 +303,10 @@ def test_a_node_listed_once_for_playouts_that_brought_nothing_hidden_into_play_d
 
 
 def test_rulesets_without_a_mark_of_hidden_facts_in_play_never_share_a_node_listing() -> None:
-    # The heist's bag order and Dark Realms' decks and hidden commitments may change what a seat can play
-    # without a die being drawn: they give no mark, so their nodes are listed in every playout.
+    # Dark Realms' decks and the other heroes' hidden commitments may change what a seat can play without a
+    # die being drawn: it gives no mark, so its nodes are listed in every playout.
     marked = {rid for rid in RULESETS if RULESETS[rid].hidden_in_play(midgame(rid, 5).state) is not None}
-    assert marked == {"skirm", "escapepath", "escape"}
+    assert marked == {"skirm", "escapepath", "escape", "heist"}
 
 
 def test_taking_a_face_down_escape_token_changes_the_mark_because_it_changes_what_may_be_played() -> None:
@@ -342,3 +342,24 @@ def test_taking_a_face_down_escape_token_changes_the_mark_because_it_changes_wha
         assert len(listings) > 1  # the item taken changes the commands
         checked += 1
     assert checked == 3
+
+
+def test_the_heist_commands_never_depend_on_the_bag_order() -> None:
+    # The heist's mark of hidden facts in play is the dice drawn alone: a determinization deals the bag's
+    # order anew, and chits leave the bag only by a die. So the commands must not depend on that order.
+    rs = RULESETS["heist"]
+    compared = 0
+    for seed in range(6):
+        full = fast_random_game("heist", seed, use_sampler=False)
+        game = new_game("heist", seed=seed, seats={s: None for s in rs.seats})
+        for i, entry in enumerate(full.log):
+            if i % 3 == 0 and len(game.state.bag) > 1:
+                for seat in rs.seats:
+                    listed = [c.text for c in rs.legal_commands(game.state, seat)]
+                    shuffled = rs.copy_state(game.state)
+                    Rng(seed=i).shuffle(shuffled.bag)
+                    shuffled.bag.reverse()
+                    assert [c.text for c in rs.legal_commands(shuffled, seat)] == listed
+                    compared += 1
+            game.apply(entry.seat, entry.text)
+    assert compared > 100

@@ -274,6 +274,10 @@ class Heist(Ruleset):
         """A state consistent with what ``seat`` knows, hidden parts dealt anew from ``rng``."""
         return search_hooks.determinize(state, seat, rng)
 
+    def hidden_in_play(self, state: Any) -> object:
+        """The dice drawn (engine.rulesets.heist.search)."""
+        return search_hooks.hidden_in_play(state)
+
     def evaluate(self, state: Any, seat: str) -> float:
         """How good the position is for ``seat`` (0..1), from public facts only."""
         return search_hooks.evaluate(state, seat)

@@ -34,6 +34,15 @@ def determinize(st: HeistState, seat: str, rng: Rng) -> HeistState:
     return new
 
 
+def hidden_in_play(st: HeistState) -> int:
+    """What a determinization has brought into play (``Ruleset.hidden_in_play``): the dice drawn. The bag's
+    order is the only other hidden fact, and a chit comes out of the bag only by a draw of the generator at
+    random (``rules.draw``); the rules read the bag's contents (what is in it, how many), never its order, so
+    determinizations that have drawn nothing have the same commands."""
+    drawn: int = st.rng.counter
+    return drawn
+
+
 FAR = 16  # walking cost counted for a place nobody can reach on the board as it stands
 
 
