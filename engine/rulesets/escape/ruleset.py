@@ -196,7 +196,7 @@ class Escape(Ruleset):
         return search_hooks.determinize(state, seat, rng)
 
     def hidden_in_play(self, state: Any) -> object:
-        """The dice drawn, the tokens face up and the tokens on hand (engine.rulesets.escape.search)."""
+        """The dice drawn and the tokens made, there and face up (engine.rulesets.escape.search)."""
         return search_hooks.hidden_in_play(state)
 
     def evaluate(self, state: Any, seat: str) -> float:

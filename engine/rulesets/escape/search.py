@@ -40,12 +40,13 @@ def copy_state(st: EscapeState) -> EscapeState:
     return new
 
 
-def hidden_in_play(st: EscapeState) -> tuple[int, int, int]:
+def hidden_in_play(st: EscapeState) -> tuple[int, int, int, int]:
     """What a determinization has brought into play (``Ruleset.hidden_in_play``): the dice drawn, the tokens
-    face up and the tokens there are. Legal commands read a token's contents only once it is face up (a
-    carried token always is), so two determinizations that reach the same node with the same three numbers
-    as they started with have the same commands there: no die drawn, no token turned up, none taken away."""
-    return st.rng.counter, sum([1 for t in st.tokens.values() if t.face_up]), len(st.tokens)
+    made, the tokens there are and those face up. Legal commands read a token's contents only once it is
+    face up (a carried token always is). Each number only grows but the third, which only a token taken
+    away lowers, and tokens never turn face down, so the same four numbers as at the start mean no die
+    drawn, no token made, taken away or turned up: the same commands."""
+    return st.rng.counter, st.next_token, len(st.tokens), sum([1 for t in st.tokens.values() if t.face_up])
 
 
 def determinize(st: EscapeState, seat: str, rng: Rng) -> EscapeState:
