@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Sequence
+from functools import cache
 from typing import Any
 
 from engine.core import Command, Event
@@ -32,7 +33,7 @@ from engine.geometry.square import (
 from engine.grammar import with_article
 from engine.rulesets.skirm import board as B
 from engine.rulesets.skirm import rules as R
-from engine.rulesets.skirm.content import SIZE, Skill, Weapon, skill
+from engine.rulesets.skirm.content import SIZE, Skill, Weapon, maps, skill
 from engine.rulesets.skirm.state import DOWNED, RESERVE, STANDING, SkirmState, Unit
 
 ACTION_VERBS = ("move", "dash", "crawl", "leap", "shoot", "fight", "open", "close", "pickup", "drop",
@@ -227,15 +228,22 @@ def melee_problem(st: SkirmState, u: Unit, w: Weapon, t: Unit) -> str:
     return ""
 
 
-def door_edges(st: SkirmState, u: Unit) -> list[tuple[Cell, Cell]]:
+def door_edges(st: SkirmState, u: Unit) -> tuple[tuple[Cell, Cell], ...]:
     """Doors on the sides of the unit's square."""
     assert u.pos is not None
+    return _door_edges(B.bmap(st).id, u.pos)
+
+
+@cache
+def _door_edges(map_id: str, c: Cell) -> tuple[tuple[Cell, Cell], ...]:
+    # The map's doors (every game on it has the same ones, open or shut) on the sides of square c.
+    doors = set(maps()[map_id].doors)
     out = []
     for dx, dy in ORTHOGONAL:
-        n = (u.pos[0] + dx, u.pos[1] + dy)
-        if B.on_board(n) and edge_key(u.pos, n) in st.doors:
-            out.append(edge_key(u.pos, n))
-    return out
+        n = (c[0] + dx, c[1] + dy)
+        if B.on_board(n) and edge_key(c, n) in doors:
+            out.append(edge_key(c, n))
+    return tuple(out)
 
 
 def marker_here(st: SkirmState, u: Unit) -> str:
@@ -1017,11 +1025,15 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool, unchecked: bool =
     if u.pos is None:
         return groups
     occ = B.occupancy(st)
+    purse = R.act_left(u) + st.orders.get(u.seat, 0)  # what R.can_pay weighs: nothing here changes it
+
+    def afford(verb: str, w: Weapon | None = None) -> int | None:  # _afford, the purse worked out once
+        cost = R.action_cost(st, u, KEYS[verb], BASE_COST[verb], w)
+        return cost if cost <= purse else None
+
     nimble = R.has(u, "NMB")
     crawler = crawl_ranger(u, "crawl" if u.state == DOWNED else "move")
-    moves = [
-        v for v in (("crawl",) if u.state == DOWNED else ("move", "dash")) if _afford(st, u, v) is not None
-    ]
+    moves = [v for v in (("crawl",) if u.state == DOWNED else ("move", "dash")) if afford(v) is not None]
     if moves:
         budgets = tuple(move_budget(st, u, verb) for verb in moves)
         found = B.move_squares_by_budget(st, u, budgets, nimble=nimble, ranger=crawler, occ=occ)
@@ -1030,12 +1042,12 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool, unchecked: bool =
             groups.append(Group(squares, _move_maker(u, verb, move_cost)))
     groups.append(Group(out))
     if u.state == DOWNED:
-        cost = _afford(st, u, "recover")
+        cost = afford("recover")
         if cost is not None:
             out.append(Command("recover", (u.id, u.id), recover_label(u, u, cost)))
         return groups
     if not basic_only and R.ut(u).leap:
-        cost = _afford(st, u, "leap")
+        cost = afford("leap")
         if cost is not None:
             spots = sorted({x for x, _ in B.leap_cells(st, u, R.ut(u).leap, nimble=nimble)})
             groups.append(Group(spots, _leap_maker(u, cost)))
@@ -1049,7 +1061,7 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool, unchecked: bool =
     touching = [v for v in enemies if far[v.id] == 1]  # melee needs that
     for wid in u.weapons:
         w = R.wp(wid)
-        if w.ranged and shoot_ok and (cost := _afford(st, u, "shoot", w)) is not None:
+        if w.ranged and shoot_ok and (cost := afford("shoot", w)) is not None:
             cells: list[Cell]
             reach_w = weapon_range(st, w)
             if w.has("XPL"):
@@ -1067,7 +1079,7 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool, unchecked: bool =
                 groups.append(Group(out))
             else:
                 out += [_shot(u, w, cost, occ, c) for c in cells if not shot_problem(st, u, w, c, occ)]
-        if (not w.ranged or w.has("MCR")) and (cost := _afford(st, u, "fight", w)) is not None:
+        if (not w.ranged or w.has("MCR")) and (cost := afford("fight", w)) is not None:
             for v in touching:
                 if not melee_problem(st, u, w, v):
                     out.append(
@@ -1079,24 +1091,24 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool, unchecked: bool =
                     )
     for k in door_edges(st, u):
         verb = "close" if st.doors[k] else "open"
-        if (cost := _afford(st, u, verb)) is not None:
+        if (cost := afford(verb)) is not None:
             out.append(
                 Command(
                     verb, (u.id, edge_name(*k)), f"{u.name} {verb}s the door {edge_name(*k)} ({cost} ACT)"
                 )
             )
-    if (cost := _afford(st, u, "pickup")) is not None:
+    if (cost := afford("pickup")) is not None:
         if u.carrying:
             out.append(Command("drop", (u.id,), f"{u.name} drops a marker ({cost} ACT)"))
         elif marker_here(st, u):
             out.append(Command("pickup", (u.id,), f"{u.name} picks up a marker ({cost} ACT)"))
-    if (cost := _afford(st, u, "recover")) is not None:
+    if (cost := afford("recover")) is not None:
         for v in st.units.values():
             if v.seat == u.seat and v.state == DOWNED and v.pos is not None and B.adjacent(st, u.pos, v.pos):
                 out.append(Command("recover", (u.id, v.id), recover_label(u, v, cost)))
     if basic_only:
         return groups
-    if R.has(u, "CMD") and (cost := _afford(st, u, "order")) is not None:
+    if R.has(u, "CMD") and (cost := afford("order")) is not None:
         for v in st.units.values():
             mate = v.seat == u.seat and v.id != u.id and B.on_map(v) and v.pos is not None
             if mate and v.pos is not None and B.sees(st, u.pos, v.pos, ignore=(u.id, v.id)):

@@ -115,6 +115,14 @@ def adjacency_rows(
 
 
 @cache
+def adjacent_index_rows(map_id: str) -> dict[int, tuple[int, ...]]:
+    """:func:`adjacency_rows`' squares whose adjacency no door affects, by square index (``x * SIZE + y``),
+    with their adjacent squares' indices."""
+    fixed, _by_doors = adjacency_rows(map_id)
+    return {c[0] * SIZE + c[1]: tuple([n[0] * SIZE + n[1] for n in row]) for c, row in fixed.items()}
+
+
+@cache
 def adjacency_table(map_id: str) -> dict[Cell, dict[Cell, tuple[tuple[EdgeKey, ...], ...]]]:
     """For each square, its adjacent squares with the ways round: each way lists the doors it needs open.
 
@@ -394,14 +402,18 @@ def _dijkstra(
     occupied = [False] * n_cells
     foe = [False] * n_cells  # may not enter (without Nimble)
     stop = [False] * n_cells  # may stop there, not pass through: enemies and their zone (without Nimble)
+    fixed_rows = adjacent_index_rows(bmap(st).id)
     for sq, v in occ.items():
         i = sq[0] * SIZE + sq[1]
         occupied[i] = True
         if v.seat != seat and not nimble:
             foe[i] = stop[i] = True
             if v.state == STANDING:
-                for x, y in adjacent_cells(st, sq):
-                    stop[x * SIZE + y] = True
+                row = fixed_rows.get(i)
+                if row is None:  # a square whose adjacency a door decides
+                    row = tuple([x * SIZE + y for x, y in adjacent_cells(st, sq)])
+                for j in row:
+                    stop[j] = True
     start = u.pos[0] * SIZE + u.pos[1]
     cost = [_FAR] * n_cells
     prev = [-1] * n_cells
