@@ -1012,11 +1012,6 @@ def _shot_checker(st: SkirmState, u: Unit, w: Weapon, occ: dict[Cell, Unit]) -> 
     return lambda c: not shot_problem(st, u, w, c, occ)
 
 
-def _afford(st: SkirmState, u: Unit, verb: str, w: Weapon | None = None) -> int | None:
-    cost = R.action_cost(st, u, KEYS[verb], BASE_COST[verb], w)
-    return cost if R.can_pay(st, u, cost) else None
-
-
 def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool, unchecked: bool = False) -> list[Group]:
     """Every action the unit may take now (as groups: moves by square, then the rest); with
     ``unchecked``, its ranged attacks as unchecked candidates (see :func:`listing`)."""
@@ -1027,7 +1022,7 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool, unchecked: bool =
     occ = B.occupancy(st)
     purse = R.act_left(u) + st.orders.get(u.seat, 0)  # what R.can_pay weighs: nothing here changes it
 
-    def afford(verb: str, w: Weapon | None = None) -> int | None:  # _afford, the purse worked out once
+    def afford(verb: str, w: Weapon | None = None) -> int | None:  # the cost, if the purse covers it
         cost = R.action_cost(st, u, KEYS[verb], BASE_COST[verb], w)
         return cost if cost <= purse else None
 
