@@ -263,7 +263,7 @@ def test_engine_game_and_ai_import_without_a_cycle_or_lazy_imports() -> None:
             assert "from engine.game" not in path.read_text(), path.name
 
 
-@pytest.mark.parametrize("ruleset", ["skirm", "escapepath", "escape", "heist"])
+@pytest.mark.parametrize("ruleset", ["skirm", "escapepath", "escape", "heist", "cardcombat"])
 def test_a_node_listed_once_for_playouts_that_brought_nothing_hidden_into_play_decides_alike(
     ruleset: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -302,11 +302,18 @@ def test_a_node_listed_once_for_playouts_that_brought_nothing_hidden_into_play_d
     assert totals[True] < (0.6 if ruleset == "skirm" else 0.95) * totals[False]
 
 
-def test_rulesets_without_a_mark_of_hidden_facts_in_play_never_share_a_node_listing() -> None:
-    # Dark Realms' decks and the other heroes' hidden commitments may change what a seat can play without a
-    # die being drawn: it gives no mark, so its nodes are listed in every playout.
+def test_a_ruleset_that_deals_hidden_facts_of_its_own_shares_no_node_listing_without_a_mark() -> None:
+    # Every ruleset now gives a mark. A ruleset that deals hidden facts of its own (its own determinize)
+    # and gives no mark of them must get none from the default, or its nodes would be shared unsafely.
     marked = {rid for rid in RULESETS if RULESETS[rid].hidden_in_play(midgame(rid, 5).state) is not None}
-    assert marked == {"skirm", "escapepath", "escape", "heist"}
+    assert marked == set(RULESETS)
+
+    class DealsItsOwn(type(RULESETS["skirm"])):  # type: ignore[misc]
+        def determinize(self, state: Any, seat: str, rng: Rng) -> Any:
+            return super().determinize(state, seat, rng)
+
+    assert DealsItsOwn().hidden_in_play(midgame("skirm", 5).state) is None
+    assert RULESETS["skirm"].hidden_in_play(midgame("skirm", 5).state) is not None
 
 
 def test_taking_a_face_down_escape_token_changes_the_mark_because_it_changes_what_may_be_played() -> None:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as stx
 
-from engine import Game, load_game, new_game
+from engine import RULESETS, Game, load_game, new_game
 from engine.ai.search import Budget, Searcher
 from engine.ai.selfplay import fast_random_game
 from engine.dice import Rng
@@ -208,3 +208,38 @@ def test_only_the_searchs_determinized_copies_skip_the_saved_order() -> None:
         assert all(
             list(f.get("cooldown", {})) == sorted(f.get("cooldown", {})) for f in game.state.figures.values()
         )
+
+
+def test_commands_are_the_same_in_every_deal_until_the_mark_of_hidden_facts_in_play_changes() -> None:
+    # The search lists a tree node once for the playouts that reach it with the mark they started with
+    # (Ruleset.hidden_in_play: the dice drawn, the round, its phase). So from a position and any deal of what
+    # one seat cannot know, the same commands must give every seat the same legal commands until the mark
+    # changes. It changes at the reveal, where the deal shows: there some deal's commands differ.
+    rs = RULESETS["cardcombat"]
+    compared = differed_after = 0
+    for seed in range(6):
+        full = midgame(seed, 1.0)
+        log = [(e.seat, e.text) for e in full.log]
+        game = new_game("cardcombat", scenario="orc_camp", seed=seed, seats=SEATS)
+        for i, (seat, text) in enumerate(log):
+            if i % 2 == 0:
+                for k in range(4):
+                    real = rs.copy_state(game.state)
+                    det = rs.determinize(game.state, seat, Rng(seed=100 * i + k))
+                    mark = rs.hidden_in_play(det)
+                    assert isinstance(mark, tuple)
+                    for later_seat, later_text in log[i:]:
+                        rs.execute(real, later_seat, rs.parse(real, later_seat, later_text))
+                        rs.execute(det, later_seat, rs.parse(det, later_seat, later_text))
+                        listed = [
+                            [c.text for c in rs.legal_commands(s, who)] for s in (real, det) for who in SEATS
+                        ]
+                        if rs.hidden_in_play(det) != mark:
+                            # no die drawn on the way: the reveal alone made the commands differ
+                            differed_after += det.rng.counter == mark[0] and listed[:3] != listed[3:]
+                            break
+                        assert listed[:3] == listed[3:], (seed, i, k)
+                        compared += 1
+            game.apply(seat, text)
+    assert compared > 300
+    assert differed_after > 0

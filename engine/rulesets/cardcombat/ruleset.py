@@ -155,6 +155,10 @@ class CardCombat(Ruleset):
         undrawn speed cards, other heroes' hidden commitments and readied items, the dice."""
         return search.determinize(state, seat, rng)
 
+    def hidden_in_play(self, state: Any) -> object:
+        """The dice drawn, the round and its phase (engine.rulesets.cardcombat.search)."""
+        return search.hidden_in_play(state)
+
     def evaluate(self, state: Any, seat: str) -> float:
         """The party's chances in 0..1: health kept against enemy health removed, and rounds left."""
         st: CCState = state

@@ -37,6 +37,18 @@ def copy_state(st: CCState) -> CCState:
     return new
 
 
+def hidden_in_play(st: CCState) -> tuple[int, int, str]:
+    """What a determinization has brought into play (``Ruleset.hidden_in_play``): the dice drawn, the round
+    and its phase.
+
+    The hidden facts come into play only when a round's commitments are revealed, which also draws the
+    enemies' speed cards: the phase then turns from ``commit`` to ``turns``, and it only turns back with a
+    new round. Before that no rule reads the speed piles' order or another hero's commitment (the heroes
+    still to commit choose from their own hands), so the same three values as at the start mean the same
+    legal commands. Raises nothing."""
+    return st.rng.counter, st.round, st.phase
+
+
 def determinize(st: CCState, seat: str, rng: Rng) -> CCState:
     """A copy where what ``seat`` cannot know is dealt anew from ``rng``: each enemy type's undrawn speed
     cards in a fresh order (their order before is not used: the pile is sorted first), the other heroes'
