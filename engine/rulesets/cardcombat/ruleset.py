@@ -240,15 +240,16 @@ def in_saved_order(state: CCState, *, whole: bool = False) -> None:
     After setup (``whole``: every mapping) two parts are left out, for speed (they were most of the walk,
     which runs after every command): each figure's own mapping and its items', whose keys no rule walks (the
     mappings a figure holds directly, its statuses and cooldowns, still are put in order), and the scenario,
-    whose entries are only ever replaced, never added.
+    whose entries are only ever replaced, never added. The parts that by the state's schema hold no mapping
+    (lists of names, squares and short rows of scalars, and the decks' piles of card numbers) are not walked.
     ``test_cardcombat_saved_order`` plays games with those parts shuffled after every command. Raises
     nothing.
     """
     if whole:
         _sort_mappings([v for v in vars(state).values() if type(v) is dict or type(v) is list])
         return
-    figures = state.figures
-    _sort_mappings([figures], deep=False)
+    figures, decks = state.figures, state.decks
+    _sort_mappings([figures, decks, *decks.values()], deep=False)
     stack: list[Any] = [v for f in figures.values() for v in f.values() if type(v) is dict]
     stack += [
         v for k, v in vars(state).items() if (type(v) is dict or type(v) is list) and k not in _UNWALKED
@@ -256,7 +257,11 @@ def in_saved_order(state: CCState, *, whole: bool = False) -> None:
     _sort_mappings(stack)
 
 
-_UNWALKED = frozenset({"figures", "scenario"})
+# Walked apart above (figures, decks: their inner lists hold numbers), left out (scenario), or holding no
+# mapping at all by the state's schema (the rest: lists of names, squares and short rows of scalars).
+_UNWALKED = frozenset(
+    {"figures", "decks", "scenario", "seats", "order", "rifts", "loot", "trail", "attacks", "log"}
+)
 
 
 def _sort_mappings(stack: list[Any], *, deep: bool = True) -> None:
