@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as stx
@@ -170,6 +172,53 @@ def test_distances_found_on_demand_match_the_whole_map(scenario: str) -> None:
             assert (c in lazy) == (c in full)
             assert lazy.get(c) == full.get(c)
         assert dict(lazy) == full
+
+
+def test_a_searchs_copies_keep_their_walks_and_every_answer_is_the_whole_maps() -> None:
+    # A search's copies (CCState.scratch) keep each walk they ask for, per thread, and later positions with
+    # the figure on the same square and the same foes get it back, grown further as asked. Every answer
+    # must still be a fresh whole-map walk's, in positions reached by playing on, with the foes moved.
+    compared = kept = 0
+    for seed in (3, 4):
+        game = midgame(seed, 0.0, "crypt")
+        st: CCState = game.ruleset.copy_state(game.state)
+        st.scratch = True
+        rng = Rng(seed=seed)
+        asked: dict[int, object] = {}  # by id, holding each walk so that no id is reused
+        for _ in range(200):
+            if st.result is not None:
+                break
+            w, h = R.size(st)
+            for f in R.alive(st):
+                walk = R.distance_map(st, f, avoid_traps=False)
+                kept += id(walk) in asked
+                asked[id(walk)] = walk
+                full = _full_distances(st, f)
+                for c in [(x, y) for y in range(h) for x in range(w)][rng.below(w * h) :: 7]:
+                    assert walk.get(c) == full.get(c)
+                    compared += 1
+            seat = game.ruleset.next_seat(st)
+            assert seat is not None
+            options = game.ruleset.legal_commands(st, seat)
+            game.ruleset.execute(st, seat, options[rng.below(len(options))])
+    assert compared > 2000
+    assert kept > 100  # the same walk did come back
+
+
+def test_the_walks_a_searchs_copies_keep_are_not_shared_between_threads() -> None:
+    # A walk kept for a search's copy grows as it is asked; the bot also lists moves in a render thread.
+    game = midgame(3, 0.3)
+    st: CCState = game.ruleset.copy_state(game.state)
+    st.scratch = True
+    f = R.alive(st)[0]
+    here = R.distance_map(st, f, avoid_traps=False)
+    assert R.distance_map(st, f, avoid_traps=False) is here
+    there = []
+    thread = threading.Thread(target=lambda: there.append(R.distance_map(st, f, avoid_traps=False)))
+    thread.start()
+    thread.join()
+    assert there[0] is not here
+    assert dict(there[0]) == dict(here)
 
 
 @pytest.mark.parametrize(("seed", "fraction"), [(1, 0.3), (2, 0.6), (5, 0.8)])

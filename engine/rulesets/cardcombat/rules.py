@@ -8,6 +8,7 @@ and resume from :func:`resume_attack`.
 from __future__ import annotations
 
 import heapq
+import threading
 from collections import deque
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
@@ -329,7 +330,21 @@ def distance_map(st: CCState, f: dict[str, Any], avoid_traps: bool) -> Mapping[C
     blockers = frozenset(pos(g) for g in foes(st, f))
     geo = geometry(st)
     if not avoid_traps or flying:  # every step weighs 1: breadth-first, as far as the caller looks
-        return Distances(st, geo, start, blockers)
+        if not st.scratch:
+            return Distances(geo, start, blockers)
+        # A search's playouts ask again and again from the same squares with the same foes: its copies keep
+        # the walks, per thread (a Distances grows as it is asked). Keyed by the geometry's id: a kept
+        # Distances holds its geometry, so that id is not reused while it is kept.
+        memo: dict[DistanceKey, Distances] | None = getattr(_THREAD_DISTANCES, "memo", None)
+        if memo is None:
+            memo = _THREAD_DISTANCES.memo = {}
+        key = (id(geo), start, blockers)
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= 256:
+                memo.clear()
+            found = memo[key] = Distances(geo, start, blockers)
+        return found
     dist = {start: 0}
     frontier = [(0, start)]
     while frontier:
@@ -346,13 +361,17 @@ def distance_map(st: CCState, f: dict[str, Any], avoid_traps: bool) -> Mapping[C
     return dist
 
 
+_THREAD_DISTANCES = threading.local()
+DistanceKey = tuple[int, Cell, frozenset[Cell]]
+
+
 class Distances(Mapping[Cell, int]):
     """Walking distances from one square found breadth-first as they are asked for: looking a square up
     carries the search on until that square is reached or nothing is left, so every answer is the one the
     whole map would give (an enemy asks only about the squares next to its foes, mostly close by)."""
 
-    def __init__(self, st: CCState, geo: Geometry, start: Cell, blockers: frozenset[Cell]) -> None:
-        self._st, self._geo, self._blockers = st, geo, blockers
+    def __init__(self, geo: Geometry, start: Cell, blockers: frozenset[Cell]) -> None:
+        self._geo, self._blockers = geo, blockers
         self._found: dict[Cell, int] = {start: 0}
         self._queue: deque[Cell] = deque([start])
 
@@ -372,7 +391,7 @@ class Distances(Mapping[Cell, int]):
         while queue:
             a = queue.popleft()
             nd = found[a] + 1
-            for n in near(a) or [n for n, _trap in open_steps(self._st, geo, a)]:
+            for n in near(a, ()):  # every square of the map has its entry, and the walk never leaves it
                 if n not in found and n not in blockers:
                     found[n] = nd
                     queue.append(n)
