@@ -521,9 +521,10 @@ def status_targets(st: CCState, f: dict[str, Any], act: Action) -> list[Command]
 
 def door_options(st: CCState, f: dict[str, Any]) -> list[Command]:
     """``open`` for every closed door next to the hero (free: no card, no stamina; see the doors rulings)."""
-    last = len(R.closed_doors(st)) == 1 and "the_blood_price" in st.scenario["rules"]
+    doors = R.closed_doors(st)
+    last = len(doors) == 1 and "the_blood_price" in st.scenario["rules"]
     out = []
-    for c in R.closed_doors(st):
+    for c in doors:
         if chebyshev(R.pos(f), c) == 1:
             note = f" (the last: Blood Price, {int(f['hp']) // 2} health)" if last else ""
             out.append(Command("open", (f["id"], cell_name(c)), f"Open the door on {cell_name(c)}{note}"))

@@ -67,7 +67,7 @@ def is_door(st: CCState, c: Cell) -> bool:
 
 def closed_doors(st: CCState) -> list[Cell]:
     """Every closed door on the map, in reading order."""
-    return [(x, y) for y, row in enumerate(st.scenario["rows"]) for x, ch in enumerate(row) if ch == DOOR]
+    return list(geometry(st).doors)
 
 
 def open_door(st: CCState, hero: dict[str, Any], c: Cell, events: list[Event]) -> None:
@@ -155,7 +155,7 @@ class Geometry:
     :func:`is_trap`, so it follows them exactly; a map whose letters change (an opened door) is another
     map with its own geometry."""
 
-    __slots__ = ("floor", "key", "near", "sight", "steps", "walls")
+    __slots__ = ("doors", "floor", "key", "near", "sight", "steps", "walls")
 
     def __init__(self, st: CCState) -> None:
         self.key = tuple(st.scenario["rows"])
@@ -163,6 +163,8 @@ class Geometry:
         cells = [(x, y) for y in range(h) for x in range(w)]
         self.walls = frozenset(c for c in cells if is_wall(st, c))
         self.floor = tuple(c for c in cells if c not in self.walls)  # in reading order
+        rows = st.scenario["rows"]
+        self.doors = tuple((x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == DOOR)
         self.steps: dict[Cell, tuple[tuple[Cell, bool], ...]] = {}
         for c in cells:
             opens = ((c[0] + dx, c[1] + dy) for dx, dy in KING)
