@@ -68,3 +68,39 @@ def test_lazy_distances_answer_get_as_the_whole_search_would() -> None:
             for x in range(-1, w + 1):
                 assert dist.get((x, y)) == whole.get((x, y))
                 assert dist.get((x, y), 999) == Mapping.get(dist, (x, y), 999)
+
+
+@pytest.mark.parametrize("scenario", ["crypt", "vault"])
+def test_the_cells_of_a_route_are_a_walk_of_its_steps_and_traps(scenario: str) -> None:
+    # Routes give stamina or steps and traps; the cells walked are found from the walks only for the square
+    # a figure goes to. They must be a walk from the figure's square, one king's step at a time through
+    # open squares and no foe, as long as the route's steps, crossing as many traps, ending on the square.
+    rs = find_ruleset("cardcombat")
+    game = new_game("cardcombat", seed=5, scenario=scenario, seats={"hero1": None, "hero2": None})
+    st, picker = game.state, Picker(5)
+    checked = 0
+    for _ in range(200):
+        if rs.outcome(st) is not None:
+            break
+        for f in R.alive(st):
+            foes = {R.pos(g) for g in R.foes(st, f)}
+            flying = bool(f.get("flying"))
+            hero_table, wary_table = R.walks(st, f, 3), R.walks(st, f, 4)
+            ends = [(hero_table, (c, traps)) for c, (_stamina, traps) in R.hero_routes(st, f, 1, 2).items()]
+            ends += [(wary_table, (c, traps)) for c, (traps, _steps) in R.wary_routes(st, f, 4).items()]
+            for table, (cell, traps) in ends:
+                cells = R.walk_cells(table, (cell, traps))
+                assert len(cells) == table[(cell, traps)][0]  # as many cells as steps
+                assert (cells[-1] if cells else R.pos(f)) == cell
+                here = R.pos(f)
+                for c in cells:
+                    assert R.step_ok(st, here, c) and c not in foes
+                    here = c
+                assert sum(R.is_trap(st, c) and not flying for c in cells) == traps
+                checked += 1
+        seat = rs.next_seat(st)
+        assert seat is not None
+        command = rs.sample_command(st, seat, picker)
+        assert command is not None
+        rs.execute(st, seat, command)
+    assert checked > 1000

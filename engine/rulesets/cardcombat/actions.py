@@ -370,7 +370,7 @@ def move_options(st: CCState, f: dict[str, Any], free: int, pool: int, verb_note
     best = R.hero_routes(st, f, free, pool)
     taken = {R.pos(g) for g in R.alive(st)} | {R.pos(f)}
     out = []
-    for c, (cost, traps, _cells) in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    for c, (cost, traps) in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         if c in taken:
             continue
         label = (
@@ -702,7 +702,9 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
         to = R.parse_cell_for(st, a[1])
         card_move = act is not None and act.kind == "move"
         free = int(st.turn["allow"]) if card_move else 0
-        cost, _traps, cells = R.hero_routes(st, f, free, pool if f["kind"] == "hero" else 0)[to]
+        stamina = pool if f["kind"] == "hero" else 0
+        cost, traps = R.hero_routes(st, f, free, stamina)[to]
+        cells = R.walk_cells(R.walks(st, f, free + stamina), (to, traps))
         st.turn["pool"] = pool - cost
         walk(st, f, cells, events)
         if card_move:

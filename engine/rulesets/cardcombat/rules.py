@@ -222,10 +222,24 @@ def walks(st: CCState, f: dict[str, Any], limit: int) -> dict[Walk, tuple[int, W
     it takes and the step before. Figures of its own side may be passed through, foes may not (the end
     square must be empty: the caller checks); flying figures cross traps unhurt. The mapping is shared
     with later calls for the same walks: read it, never change it."""
-    return _walk_table(st, f, limit)[0]
+    return _walk_table(st, f, limit)
 
 
-WalkTable = tuple[dict[Walk, tuple[int, Walk | None]], dict[Walk, list[Cell]]]
+def walk_cells(table: WalkTable, end: Walk) -> list[Cell]:
+    """The cells walked, in order, to reach ``end`` (a state of ``table``), the starting square left out.
+    Raises KeyError when ``end`` is not in the table."""
+    cells = []
+    state: Walk | None = end
+    while state is not None:
+        prev = table[state][1]
+        if prev is not None:
+            cells.append(state[0])
+        state = prev
+    cells.reverse()
+    return cells
+
+
+WalkTable = dict[Walk, tuple[int, Walk | None]]  # each way's fewest steps and the state it steps from
 
 
 WalkKey = tuple[tuple[str, ...], Cell, frozenset[Cell], int, bool]
@@ -238,8 +252,8 @@ def _walk_key(st: CCState, f: dict[str, Any], limit: int) -> WalkKey:
 
 
 def _walk_table(st: CCState, f: dict[str, Any], limit: int, key: WalkKey | None = None) -> WalkTable:
-    """:func:`walks`, and the cells walked to reach each of its states (shared, read-only). ``key``: the
-    walks' :func:`_walk_key`, where the caller has it already."""
+    """:func:`walks` (shared, read-only). ``key``: the walks' :func:`_walk_key`, where the caller has it
+    already."""
     key = key or _walk_key(st, f, limit)
     memo = _WALKS.get(key)
     if memo is not None:  # listing a hero's moves and then playing one asks twice for the same walks
@@ -268,58 +282,54 @@ def _walk_table(st: CCState, f: dict[str, Any], limit: int, key: WalkKey | None 
                 nxt = (n, traps)
                 seen[nxt] = (steps + 1, state)
                 queue.append(nxt)
-    # each state is entered once, after the state it steps from: one pass gives every walk's cells
-    paths: dict[Walk, list[Cell]] = {}
-    for state, (_steps, prev) in seen.items():
-        paths[state] = [] if prev is None else [*paths[prev], state[0]]
     if len(_WALKS) >= 256:
         _WALKS.clear()
-    table = _WALKS[key] = (seen, paths)
-    return table
+    _WALKS[key] = seen
+    return seen
 
 
 # walks by (map, start, foes' squares, limit, flying): a pure function of its key, shared read-only
 _WALKS: dict[WalkKey, WalkTable] = {}
 # the routes picked from those walks, by the walks' key (and the free squares, for a hero)
-_WARY_ROUTES: Memo[dict[Cell, tuple[int, list[Cell]]]] = Memo(256)
-_HERO_ROUTES: Memo[dict[Cell, tuple[int, int, list[Cell]]]] = Memo(256)
+_WARY_ROUTES: Memo[dict[Cell, tuple[int, int]]] = Memo(256)
+_HERO_ROUTES: Memo[dict[Cell, tuple[int, int]]] = Memo(256)
 
 
-def wary_routes(st: CCState, f: dict[str, Any], limit: int) -> dict[Cell, tuple[int, list[Cell]]]:
+def wary_routes(st: CCState, f: dict[str, Any], limit: int) -> dict[Cell, tuple[int, int]]:
     """How an enemy walks (Enemy actions: around a trap if it can, through it if not): for every cell
     reachable within ``limit`` steps, the fewest traps any such walk crosses and, among those walks, the
-    shortest one (cell -> (traps, cells walked; shared, read only))."""
+    fewest steps (cell -> (traps, steps); shared, read only). The cells of such a walk:
+    ``walk_cells(walks(st, f, limit), (cell, traps))``."""
     key = _walk_key(st, f, limit)
 
-    def work_out() -> dict[Cell, tuple[int, list[Cell]]]:
-        seen, paths = _walk_table(st, f, limit, key)
-        out: dict[Cell, tuple[int, list[Cell]]] = {}
-        for (c, t), _step in sorted(seen.items(), key=lambda kv: (kv[0][1], kv[1][0])):
+    def work_out() -> dict[Cell, tuple[int, int]]:
+        seen = _walk_table(st, f, limit, key)
+        out: dict[Cell, tuple[int, int]] = {}
+        for (c, t), (steps, _prev) in sorted(seen.items(), key=lambda kv: (kv[0][1], kv[1][0])):
             if c not in out:
-                out[c] = (t, paths[(c, t)])
+                out[c] = (t, steps)
         return out
 
     return _WARY_ROUTES.get(key, work_out)
 
 
-def hero_routes(
-    st: CCState, f: dict[str, Any], free: int, pool: int
-) -> dict[Cell, tuple[int, int, list[Cell]]]:
+def hero_routes(st: CCState, f: dict[str, Any], free: int, pool: int) -> dict[Cell, tuple[int, int]]:
     """How a hero (or summon) walks to each square it can reach with ``free`` card squares plus ``pool``
     stamina: the cheapest walk in stamina, and among those the one crossing the fewest traps, then the
-    shortest (cell -> (stamina, traps, cells walked; shared lists, read only)). A detour around a trap is
-    taken when the card's free squares cover it, never paid for with stamina the player did not choose to
-    spend. The mapping is shared with later calls for the same routes: read it, never change it."""
+    shortest (cell -> (stamina, traps)). A detour around a trap is taken when the card's free squares cover
+    it, never paid for with stamina the player did not choose to spend. The cells of that walk:
+    ``walk_cells(walks(st, f, free + pool), (cell, traps))``. The mapping is shared with later calls for
+    the same routes: read it, never change it."""
     key = _walk_key(st, f, free + pool)
 
-    def work_out() -> dict[Cell, tuple[int, int, list[Cell]]]:
-        seen, paths = _walk_table(st, f, free + pool, key)
-        out: dict[Cell, tuple[int, int, list[Cell]]] = {}
+    def work_out() -> dict[Cell, tuple[int, int]]:
+        seen = _walk_table(st, f, free + pool, key)
+        out: dict[Cell, tuple[int, int]] = {}
         for (c, t), (steps, _prev) in sorted(
             seen.items(), key=lambda kv: (max(0, kv[1][0] - free), kv[0][1], kv[1][0])
         ):
             if c not in out:
-                out[c] = (max(0, steps - free), t, paths[(c, t)])
+                out[c] = (max(0, steps - free), t)
         return out
 
     return _HERO_ROUTES.get((key, free), work_out)
@@ -1142,13 +1152,13 @@ def enemy_move(
     def score(c: Cell) -> tuple[int, int, int, int, int]:
         in_range = chebyshev(c, there) <= rng_needed and sees(st, c, there)
         gd = from_goal.get(c, 999)
-        walk = len(best[c][1])
-        return (0 if in_range else 1, best[c][0], walk if in_range else gd, gd, c[1] * 100 + c[0])
+        traps, walk = best[c]
+        return (0 if in_range else 1, traps, walk if in_range else gd, gd, c[1] * 100 + c[0])
 
     dest = min(options, key=score)
     if dest == here:
         return
-    walked = best[dest][1]
+    walked = walk_cells(walks(st, e, steps), (dest, best[dest][0]))
     e["pos"] = [dest[0], dest[1]]
     st.trail = [[c[0], c[1]] for c in walked]
     events.append(Event(f"{e['name']} moves to {cell_name(dest)}."))
