@@ -1270,8 +1270,14 @@ def check_outcome(st: CCState, events: list[Event]) -> bool:
     """Set the result when the objective is met or failed. Returns True once the game is over."""
     if st.result is not None:
         return True
-    heroes = [f for f in alive(st) if f["kind"] == "hero"]
-    foes_left = [f for f in alive(st) if f["kind"] == "enemy"]
+    heroes: list[dict[str, Any]] = []
+    foes_left: list[dict[str, Any]] = []
+    for f in st.figures.values():  # alive(st), split by kind in one pass: this runs after every step
+        if f["hp"] > 0 and not f.get("out"):
+            if f["kind"] == "hero":
+                heroes.append(f)
+            elif f["kind"] == "enemy":
+                foes_left.append(f)
     obj = st.scenario["objective"]
     win = ""
     if obj == "kill_boss":
