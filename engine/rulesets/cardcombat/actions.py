@@ -10,6 +10,7 @@ Grammar (verb first; ``<fig>`` is a hero's class id or a summon's id):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from itertools import combinations, permutations
 from typing import Any
@@ -365,21 +366,42 @@ def active_fig(st: CCState, seat: str) -> dict[str, Any] | None:
     return f if f.get("seat") == seat else None
 
 
-def move_options(st: CCState, f: dict[str, Any], free: int, pool: int, verb_note: str) -> list[Command]:
-    """``move`` to every empty square reachable with ``free`` card spaces plus ``pool`` stamina."""
+def move_cells(st: CCState, f: dict[str, Any], free: int, pool: int) -> list[tuple[Cell, int, int]]:
+    """Every empty square reachable with ``free`` card spaces plus ``pool`` stamina, in reading order, with
+    the stamina and the traps of the walk there."""
     best = R.hero_routes(st, f, free, pool)
     taken = {R.pos(g) for g in R.alive(st)} | {R.pos(f)}
-    out = []
-    for c, (cost, traps) in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        if c in taken:
-            continue
-        label = (
-            f"{f['name']} to {cell_name(c)}"
-            + (f" ({cost} stamina)" if cost else "")
-            + (" via a trap" if traps else "")
-        )
-        out.append(Command("move", (f["id"], cell_name(c)), label + verb_note))
-    return out
+    return [(c, cost, traps) for c, (cost, traps) in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+            if c not in taken]  # fmt: skip
+
+
+def move_command(f: dict[str, Any], c: Cell, cost: int, traps: int, verb_note: str) -> Command:
+    """The ``move`` command to ``c`` (a square of :func:`move_cells`)."""
+    label = (
+        f"{f['name']} to {cell_name(c)}"
+        + (f" ({cost} stamina)" if cost else "")
+        + (" via a trap" if traps else "")
+    )
+    return Command("move", (f["id"], cell_name(c)), label + verb_note)
+
+
+class Moves:
+    """The ``move`` commands to the squares of :func:`move_cells`, each built when it is asked for (a random
+    pick builds one)."""
+
+    __slots__ = ("cells", "fig", "note")
+
+    def __init__(self, f: dict[str, Any], cells: list[tuple[Cell, int, int]], note: str) -> None:
+        self.fig, self.cells, self.note = f, cells, note
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def __getitem__(self, i: int) -> Command:
+        return move_command(self.fig, *self.cells[i], self.note)
+
+    def __iter__(self) -> Iterator[Command]:
+        return (move_command(self.fig, *cell, self.note) for cell in self.cells)
 
 
 def target_options(st: CCState, f: dict[str, Any], act: Action) -> list[Command]:
@@ -396,6 +418,11 @@ def target_options(st: CCState, f: dict[str, Any], act: Action) -> list[Command]
 
 def legal(st: CCState, seat: str) -> list[Command]:
     """Every command ``seat`` may play now."""
+    return [c for part in listing(st, seat) for c in part]
+
+
+def listing(st: CCState, seat: str) -> list[list[Command] | Moves]:
+    """:func:`legal` in parts, moves built only when asked for (same commands, same order)."""
     if st.result is not None:
         return []
     hero = R.hero_of(st, seat)
@@ -413,7 +440,7 @@ def legal(st: CCState, seat: str) -> list[Command]:
             card = items()[it["id"]]
             if card.use == "round_start" and it["cd"] == 0 and it["id"] not in chosen:
                 out.append(Command("use", (hero["id"], it["id"]), f"{card.name} this round ({card.text})"))
-        return out
+        return [out]
     f = active_fig(st, seat)
     if f is None:
         return []
@@ -427,19 +454,20 @@ def legal(st: CCState, seat: str) -> list[Command]:
         for src in R.reroll_sources(st, f):
             for v in sorted({a, b}):
                 out.append(Command("reroll", (fid, str(v), src), f"Re-roll the {v} ({reroll_label(src)})"))
-        return out
+        return [out]
     if p.get("stage") == "miss":
         out = [Command("accept", (fid,), f"Accept the miss (die {p['dmg_die']})")]
         for src in R.reroll_sources(st, f):
             out.append(Command("reroll", (fid, src), f"Re-roll the miss ({reroll_label(src)})"))
-        return out
+        return [out]
     out = []
+    parts: list[list[Command] | Moves] = [out]
     act = current(st)
     pool = int(st.turn["pool"])
     if act is not None:
         if act.kind == "move":
             extra = pool if f["kind"] == "hero" else 0
-            out += move_options(st, f, int(st.turn["allow"]), extra, "")
+            parts += [Moves(f, move_cells(st, f, int(st.turn["allow"]), extra), ""), (out := [])]
         elif act.kind in ("melee", "ranged") and not R.has(f, "disarm"):
             out += target_options(st, f, act)
         elif act.kind in ("heal", "cast"):
@@ -464,7 +492,7 @@ def legal(st: CCState, seat: str) -> list[Command]:
     if f["kind"] == "hero":
         moving = act is not None and act.kind == "move"
         if not moving and not f.get("moved_free") and not R.has(f, "paralyze") and pool > 0:
-            out += move_options(st, f, 0, pool, " (the round's stamina move)")
+            parts += [Moves(f, move_cells(st, f, 0, pool), " (the round's stamina move)"), (out := [])]
         if act is not None and act.kind in ("melee", "ranged"):
             for it in R.ready_items(f):
                 card = items()[it["id"]]
@@ -486,7 +514,7 @@ def legal(st: CCState, seat: str) -> list[Command]:
             out.append(Command("loot", (fid,), "Pick up loot in reach (1 stamina)"))
         out += door_options(st, f)
     out.append(Command("end", (fid,), f"End {f['name']}'s turn"))
-    return out
+    return parts
 
 
 def reroll_label(src: str) -> str:

@@ -295,12 +295,15 @@ _WARY_ROUTES: Memo[dict[Cell, tuple[int, int]]] = Memo(256)
 _HERO_ROUTES: Memo[dict[Cell, tuple[int, int]]] = Memo(256)
 
 
-def wary_routes(st: CCState, f: dict[str, Any], limit: int) -> dict[Cell, tuple[int, int]]:
+def wary_routes(
+    st: CCState, f: dict[str, Any], limit: int, key: WalkKey | None = None
+) -> dict[Cell, tuple[int, int]]:
     """How an enemy walks (Enemy actions: around a trap if it can, through it if not): for every cell
     reachable within ``limit`` steps, the fewest traps any such walk crosses and, among those walks, the
     fewest steps (cell -> (traps, steps); shared, read only). The cells of such a walk:
-    ``walk_cells(walks(st, f, limit), (cell, traps))``."""
-    key = _walk_key(st, f, limit)
+    ``walk_cells(walks(st, f, limit), (cell, traps))``. ``key``: the walks' :func:`_walk_key`, where the
+    caller has it already."""
+    key = key or _walk_key(st, f, limit)
 
     def work_out() -> dict[Cell, tuple[int, int]]:
         seen = _walk_table(st, f, limit, key)
@@ -1141,8 +1144,10 @@ def enemy_move(
     """Walk toward ``goal``: a square in range (and sight) if one is reachable, with the fewest traps and then
     the fewest steps; otherwise the reachable square nearest the goal. Traps on the way hurt. An enemy with no
     way to the goal (closed doors between them) stays where it is."""
-    best = wary_routes(st, e, steps)
+    key = _walk_key(st, e, steps)
+    best = wary_routes(st, e, steps, key)
     here, there = pos(e), pos(goal)
+    tx, ty = there
     taken = {pos(f) for f in alive(st)}
     options = [c for c in best if c == here or c not in taken]
     from_goal = _walk_from(tuple(st.scenario["rows"]), there)  # goal_distance for every square at once
@@ -1150,7 +1155,7 @@ def enemy_move(
         return  # enemies open no doors: one shut away from its target waits where it is
 
     def score(c: Cell) -> tuple[int, int, int, int, int]:
-        in_range = chebyshev(c, there) <= rng_needed and sees(st, c, there)
+        in_range = max(abs(c[0] - tx), abs(c[1] - ty)) <= rng_needed and sees(st, c, there)
         gd = from_goal.get(c, 999)
         traps, walk = best[c]
         return (0 if in_range else 1, traps, walk if in_range else gd, gd, c[1] * 100 + c[0])
@@ -1158,7 +1163,7 @@ def enemy_move(
     dest = min(options, key=score)
     if dest == here:
         return
-    walked = walk_cells(walks(st, e, steps), (dest, best[dest][0]))
+    walked = walk_cells(_walk_table(st, e, steps, key), (dest, best[dest][0]))
     e["pos"] = [dest[0], dest[1]]
     st.trail = [[c[0], c[1]] for c in walked]
     events.append(Event(f"{e['name']} moves to {cell_name(dest)}."))

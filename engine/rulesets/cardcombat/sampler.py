@@ -29,6 +29,15 @@ def next_seat(st: CCState) -> str | None:
 
 
 def sample(st: CCState, seat: str, rng: Chooser) -> Command | None:
-    """A uniformly random legal command for ``seat`` (None: it has none)."""
-    options = A.legal(st, seat)
-    return options[rng.below(len(options))] if options else None
+    """A uniformly random legal command for ``seat`` (None: it has none): the same pick as from
+    :func:`~engine.rulesets.cardcombat.actions.legal`, with only the picked move built."""
+    parts = A.listing(st, seat)
+    total = sum([len(part) for part in parts])
+    if not total:
+        return None
+    i = rng.below(total)
+    for part in parts:
+        if i < len(part):
+            return part[i]
+        i -= len(part)
+    raise AssertionError("a pick beyond the listing")
