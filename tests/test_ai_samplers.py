@@ -78,3 +78,27 @@ def test_heist_planning_sampler_picks_what_the_legal_list_holds_at_that_index(he
             checked += 1
         game.apply(seat, rs.sample_command(game.state, seat, picker) or legal[0])
     assert checked > 40
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_cardcombat_sampler_picks_what_the_legal_list_holds_at_that_index(seed: int) -> None:
+    # Dark Realms' sampler builds only the move it picks; each draw must land on the command the legal
+    # list holds at that index (moves are most of a hero's list, between the card's other options).
+    rs = RULESETS["cardcombat"]
+    game = new_game("cardcombat", seed=seed, seats={s: None for s in rs.seats[:3]})
+    picker = Picker(seed)
+    checked = moves = 0
+    while game.outcome is None and len(game.log) < 300:
+        seat = rs.next_seat(game.state)
+        assert seat is not None
+        legal = rs.legal_commands(game.state, seat)
+        for k in sorted({0, len(legal) // 3, len(legal) // 2, len(legal) - 2, len(legal) - 1} - {-1}):
+            fixed = _Fixed(k)
+            picked = rs.sample_command(game.state, seat, fixed)
+            assert picked == legal[k]
+            assert fixed.asked == [len(legal)]
+            moves += picked is not None and picked.verb == "move"
+            checked += 1
+        game.apply(seat, rs.sample_command(game.state, seat, picker) or legal[0])
+    assert checked > 50
+    assert moves > 10
