@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -11,6 +11,7 @@ from engine import new_game
 from engine.ai.random_policy import Picker
 from engine.ruleset import find_ruleset
 from engine.rulesets.cardcombat import rules as R
+from engine.rulesets.cardcombat.state import CCState
 
 
 def _fresh(work: Any) -> Any:
@@ -29,31 +30,39 @@ def _fresh(work: Any) -> Any:
         R._HERO_ROUTES.answers = kept[2]
 
 
-@pytest.mark.parametrize("scenario", ["crypt", "orc_camp", "prisoner", "vault"])
-def test_kept_routes_equal_fresh_routes_through_a_random_game(scenario: str) -> None:
+def _positions(scenario: str, seed: int, commands: int) -> Iterator[CCState]:
+    """The state of a random two-hero game of ``scenario`` before each of its first ``commands`` commands
+    (the same state object, played on after each yield)."""
     rs = find_ruleset("cardcombat")
-    seats: dict[str, str | None] = {"hero1": None, "hero2": None}
-    game = new_game("cardcombat", seed=11, scenario=scenario, seats=seats)
-    st, picker = game.state, Picker(11)
-    checked = 0
-    for _ in range(400):
+    game = new_game("cardcombat", seed=seed, scenario=scenario, seats={"hero1": None, "hero2": None})
+    st, picker = game.state, Picker(seed)
+    for _ in range(commands):
         if rs.outcome(st) is not None:
-            break
-        for f in R.alive(st):
-            # warm: asked twice, so the second answer comes from the memo
-            for free, pool in ((2, 0), (1, 2), (0, 3)):
-                R.hero_routes(st, f, free, pool)
-                warm = R.hero_routes(st, f, free, pool)
-                assert warm == _fresh(lambda f=f, free=free, pool=pool: R.hero_routes(st, f, free, pool))
-            R.wary_routes(st, f, 4)
-            warm_wary = R.wary_routes(st, f, 4)
-            assert warm_wary == _fresh(lambda f=f: R.wary_routes(st, f, 4))
-            checked += 1
+            return
+        yield st
         seat = rs.next_seat(st)
         assert seat is not None
         command = rs.sample_command(st, seat, picker)
         assert command is not None
         rs.execute(st, seat, command)
+
+
+@pytest.mark.parametrize("scenario", ["crypt", "orc_camp", "prisoner", "vault"])
+def test_kept_routes_equal_fresh_routes_through_a_random_game(scenario: str) -> None:
+    checked = 0
+    for st in _positions(scenario, 11, 400):
+        for f in R.alive(st):
+            # warm: asked twice, so the second answer comes from the memo
+            for free, pool in ((2, 0), (1, 2), (0, 3)):
+                R.hero_routes(st, f, free, pool)
+                warm = R.hero_routes(st, f, free, pool)
+                assert warm == _fresh(
+                    lambda f=f, free=free, pool=pool, st=st: R.hero_routes(st, f, free, pool)
+                )
+            R.wary_routes(st, f, 4)
+            warm_wary = R.wary_routes(st, f, 4)
+            assert warm_wary == _fresh(lambda f=f, st=st: R.wary_routes(st, f, 4))
+            checked += 1
     assert checked > 100
 
 
@@ -75,13 +84,8 @@ def test_the_cells_of_a_route_are_a_walk_of_its_steps_and_traps(scenario: str) -
     # Routes give stamina or steps and traps; the cells walked are found from the walks only for the square
     # a figure goes to. They must be a walk from the figure's square, one king's step at a time through
     # open squares and no foe, as long as the route's steps, crossing as many traps, ending on the square.
-    rs = find_ruleset("cardcombat")
-    game = new_game("cardcombat", seed=5, scenario=scenario, seats={"hero1": None, "hero2": None})
-    st, picker = game.state, Picker(5)
     checked = 0
-    for _ in range(200):
-        if rs.outcome(st) is not None:
-            break
+    for st in _positions(scenario, 5, 200):
         for f in R.alive(st):
             foes = {R.pos(g) for g in R.foes(st, f)}
             flying = bool(f.get("flying"))
@@ -98,9 +102,4 @@ def test_the_cells_of_a_route_are_a_walk_of_its_steps_and_traps(scenario: str) -
                     here = c
                 assert sum(R.is_trap(st, c) and not flying for c in cells) == traps
                 checked += 1
-        seat = rs.next_seat(st)
-        assert seat is not None
-        command = rs.sample_command(st, seat, picker)
-        assert command is not None
-        rs.execute(st, seat, command)
     assert checked > 1000
