@@ -168,11 +168,25 @@ def test_the_sampler_picks_what_the_full_list_holds_at_that_index(seed: int) -> 
         assert picked is not None and picked.text in {c.text for c in full}
 
 
-def positions_with_refused_shots(seed: int, wanted: int) -> list[tuple[SkirmState, str]]:
-    """States of random games where some ranged attack in range is not legal (no line of sight, a squadmate
-    in a blast's square, ...): the sampler's unchecked candidates hold more than the legal list."""
+def refused_verbs(st: SkirmState, seat: str) -> set[str]:
+    """The verbs of the sampler's unchecked candidates that are not legal commands."""
+    return {
+        g.make(x).verb
+        for g in A.listing(st, seat, unchecked=True)
+        if g.allows is not None and g.make is not None
+        for x in g.items
+        if not g.allows(x)
+    }
+
+
+def positions_with_refused_shots(
+    seed: int, wanted: int, verbs: frozenset[str] = frozenset({"shoot"}), games: int = 40
+) -> list[tuple[SkirmState, str]]:
+    """States of random games where some unchecked candidate of one of ``verbs`` is not legal (by default a
+    ranged attack in range with no line of sight, a squadmate in a blast's square, ...): the sampler's
+    unchecked candidates hold more than the legal list."""
     found: list[tuple[SkirmState, str]] = []
-    for k in range(40):
+    for k in range(games):
         game = fast_random_game("skirm", seed + k, max_commands=1)
         st = game.state
         picker = Picker(seed + k)
@@ -181,7 +195,7 @@ def positions_with_refused_shots(seed: int, wanted: int) -> list[tuple[SkirmStat
             if seat is None:
                 break
             candidates = sum(len(g.items) for g in A.listing(st, seat, unchecked=True))
-            if candidates > len(A.legal(st, seat)):
+            if candidates > len(A.legal(st, seat)) and refused_verbs(st, seat) & verbs:
                 found.append((st, seat))  # this game stops here: the state stays as found
                 break
             command = sampler.sample(st, seat, picker)
@@ -192,10 +206,13 @@ def positions_with_refused_shots(seed: int, wanted: int) -> list[tuple[SkirmStat
     return found
 
 
-def test_the_sampler_stays_uniform_over_legal_commands_when_shots_are_refused() -> None:
-    # The sampler checks only the ranged attack it draws; a refused one is drawn again, so every legal
-    # command must stay equally likely and no refused shot may ever come out.
-    spots = positions_with_refused_shots(11, 3)
+@pytest.mark.parametrize(
+    "verb", ["shoot", "order", "skill"], ids=["shots", "orders out of sight", "hexes out of sight"]
+)
+def test_the_sampler_stays_uniform_over_legal_commands_when_candidates_are_refused(verb: str) -> None:
+    # The sampler checks only the ranged attack, Command order or hex it draws; a refused one is drawn
+    # again, so every legal command must stay equally likely and no refused candidate may ever come out.
+    spots = positions_with_refused_shots(11, 3, frozenset({verb}), games=400)
     assert len(spots) == 3
     for st, seat in spots:
         legal = [c.text for c in A.legal(st, seat)]

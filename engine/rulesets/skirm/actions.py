@@ -966,7 +966,7 @@ def listing(st: SkirmState, seat: str, *, unchecked: bool = False) -> list[Group
         out += unit_actions(st, u, basic_only=False, unchecked=unchecked)
     else:
         out.append(Group([u for u in st.units.values() if u.seat == seat and R.can_activate(u)], _activate))
-    out.append(Group(skill_commands(st, seat)))
+    out += skill_groups(st, seat, unchecked=unchecked)
     return out
 
 
@@ -1010,6 +1010,26 @@ def _shot_maker(u: Unit, w: Weapon, cost: int, occ: dict[Cell, Unit]) -> Callabl
 
 def _shot_checker(st: SkirmState, u: Unit, w: Weapon, occ: dict[Cell, Unit]) -> Callable[[Cell], bool]:
     return lambda c: not shot_problem(st, u, w, c, occ)
+
+
+def _order(u: Unit, v: Unit, cost: int) -> Command:
+    return Command(
+        "order", (u.id, v.id), f"{u.name} orders {v.name} to take a free basic action ({cost} ACT)"
+    )
+
+
+def _order_maker(u: Unit, cost: int) -> Callable[[Unit], Command]:
+    return lambda v: _order(u, v, cost)
+
+
+def _in_order_sight(st: SkirmState, u: Unit, v: Unit) -> bool:
+    # an order needs the commander to see the squadmate (both on the map)
+    assert u.pos is not None and v.pos is not None
+    return B.sees(st, u.pos, v.pos, ignore=(u.id, v.id))
+
+
+def _order_checker(st: SkirmState, u: Unit) -> Callable[[Unit], bool]:
+    return lambda v: _in_order_sight(st, u, v)
 
 
 def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool, unchecked: bool = False) -> list[Group]:
@@ -1104,16 +1124,13 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool, unchecked: bool =
     if basic_only:
         return groups
     if R.has(u, "CMD") and (cost := afford("order")) is not None:
-        for v in st.units.values():
-            mate = v.seat == u.seat and v.id != u.id and B.on_map(v) and v.pos is not None
-            if mate and v.pos is not None and B.sees(st, u.pos, v.pos, ignore=(u.id, v.id)):
-                out.append(
-                    Command(
-                        "order",
-                        (u.id, v.id),
-                        f"{u.name} orders {v.name} to take a free basic action ({cost} ACT)",
-                    )
-                )
+        mates = [v for v in st.units.values() if v.seat == u.seat and v.id != u.id and B.on_map(v)]
+        if unchecked:  # the orders in a group of their own, sight checked only for the one drawn
+            groups.append(Group(mates, _order_maker(u, cost), _order_checker(st, u)))
+            out = []
+            groups.append(Group(out))
+        else:
+            out += [_order(u, v, cost) for v in mates if _in_order_sight(st, u, v)]
     for verb in B.mission(st).actions:
         if not (u.carrying if verb == "upload" else objective_here(st, u)):
             continue  # chk_mission's first refusals, checked without raising
@@ -1124,7 +1141,14 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool, unchecked: bool =
 
 def skill_commands(st: SkirmState, seat: str) -> list[Command]:
     """Skill uses open to the seat now (TO skills by any unit; ACT skills by the active unit)."""
-    out = []
+    return [c for g in skill_groups(st, seat) for c in g]
+
+
+def skill_groups(st: SkirmState, seat: str, *, unchecked: bool = False) -> list[Group]:
+    """:func:`skill_commands` as groups, in the same order; with ``unchecked``, each hex's targets in range
+    come as candidates whose sight is checked only when drawn (see :func:`listing`)."""
+    out: list[Command] = []
+    groups = [Group(out)]
     for u in st.units.values():
         if u.seat != seat or not u.skills or not B.on_map(u):
             continue
@@ -1137,5 +1161,18 @@ def skill_commands(st: SkirmState, seat: str) -> list[Command]:
                     continue
             elif f"{u.id}:{sid}" in st.skills_used or st.orders.get(seat, 0) < sk.cost:
                 continue
-            out += [skill_command(u, sk, t) for t in R.skill_targets(st, u, sk)]
-    return out
+            if unchecked and sk.effect == "hex" and u.state == STANDING and u.pos is not None:
+                groups.append(Group(R.hex_candidates(st, u), _skill_maker(u, sk), _hex_checker(st, u)))
+                out = []
+                groups.append(Group(out))
+            else:
+                out += [skill_command(u, sk, t) for t in R.skill_targets(st, u, sk)]
+    return groups
+
+
+def _skill_maker(u: Unit, sk: Skill) -> Callable[[Unit], Command]:
+    return lambda t: skill_command(u, sk, t)
+
+
+def _hex_checker(st: SkirmState, u: Unit) -> Callable[[Unit], bool]:
+    return lambda v: R.hex_in_sight(st, u, v)

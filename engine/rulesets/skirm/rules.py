@@ -703,10 +703,22 @@ def skill_targets(st: SkirmState, u: Unit, sk: Skill) -> list[Unit | None]:
     if u.state != STANDING:
         return []
     if sk.effect == "hex":
-        return [v for v in st.units.values() if v.seat != u.seat and B.on_map(v) and v.pos is not None
-                and chebyshev(u.pos, v.pos) <= 8 and B.sees(st, u.pos, v.pos, ignore=(u.id, v.id))]  # fmt: skip
+        return [v for v in hex_candidates(st, u) if hex_in_sight(st, u, v)]
     return [v for v in st.units.values()
             if v.seat == u.seat and B.on_map(v) and v.pos is not None and chebyshev(u.pos, v.pos) <= 3]  # fmt: skip
+
+
+def hex_candidates(st: SkirmState, u: Unit) -> list[Unit]:
+    """The enemies a Standing unit's hex may reach by range (8 squares), sight not yet checked."""
+    assert u.pos is not None
+    return [v for v in st.units.values() if v.seat != u.seat and B.on_map(v) and v.pos is not None
+            and chebyshev(u.pos, v.pos) <= 8]  # fmt: skip
+
+
+def hex_in_sight(st: SkirmState, u: Unit, v: Unit) -> bool:
+    """Whether the hexing unit sees ``v`` (one of :func:`hex_candidates`): the hex's last condition."""
+    assert u.pos is not None and v.pos is not None
+    return B.sees(st, u.pos, v.pos, ignore=(u.id, v.id))
 
 
 def to_skill_uses(st: SkirmState, seat: str) -> list[tuple[Unit, Skill, Unit | None]]:
