@@ -140,6 +140,20 @@ def table_section(path: Path, only: str = "") -> None:
         if rounds:
             out += f"  rounds of wins {rounds}"
         print(out, flush=True)
+    short = []
+    for label, _, _, level, _ in side_rows():
+        if only not in label:
+            continue
+        budget = LEVELS[level]
+        assert budget is not None
+        played = {e["seed"] for e in groups.get((label, budget.playouts, None, None), [])}
+        if len(played) < SIDES_GAMES:
+            missing = [s for s in range(SIDES_SEED0, SIDES_SEED0 + SIDES_GAMES) if s not in played]
+            short.append(f"{label} {len(played)}/{SIDES_GAMES} (next seed {missing[0]})")
+    if short:
+        print(f"sides rows short of {SIDES_GAMES} games at the levels' budgets ({len(short)}):", flush=True)
+        for row in short:
+            print(f"  {row}", flush=True)
 
 
 @dataclass
@@ -328,45 +342,50 @@ def vs_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, Any]
     return rows
 
 
-def sides_section(games: int, budgets: dict[str, Budget], only: str = "", seed0: int = 10_000,
+SIDES_SEED0 = 10_000  # the first seed of every sides row (the scenarios' rotation counts from it)
+SIDES_GAMES = 200  # games the issue asks of every row
+
+
+def side_rows() -> list[tuple[str, str, str, str, str]]:
+    """Every row of the sides section, in the order it plays them: (label, ruleset, seat, level, foe)."""
+    return [
+        (f"{ruleset} {seat}={level} vs {foe}", ruleset, seat, level, foe)
+        for ruleset in ("escape", "skirm", "escapepath")
+        for level in ("normal", "hard")
+        for foe in ("easy", "random")
+        for seat in RULESETS[ruleset].seats
+    ]
+
+
+def sides_section(games: int, budgets: dict[str, Budget], only: str = "", seed0: int = SIDES_SEED0,
                   ledger: Ledger | None = None) -> None:  # fmt: skip
     """The vs rows per ruleset and side rather than per scenario: a row's games go through the ruleset's
     scenarios in turn (Skirm's through :func:`skirm_rotation`), game ``i`` with seed ``seed0 + i``, so runs
     with other ``--seed0`` add up. One line a game (its scenario and result; also to ``ledger``), then the
     row's line."""
-    for ruleset in ("escape", "skirm", "escapepath"):
+    for label, ruleset, seat, level, foe in side_rows():
+        if only not in label:
+            continue
         rs = RULESETS[ruleset]
         scenarios = [s.id for s in rs.scenarios()]
-        for level in ("normal", "hard"):
-            for foe in ("easy", "random"):
-                for seat in rs.seats:
-                    label = f"{ruleset} {seat}={level} vs {foe}"
-                    if only not in label:
-                        continue
-                    players = {s: (level if s == seat else foe) for s in rs.seats}
-                    tally = Tally()
-                    for i in range(games):
-                        seed = seed0 + i
-                        before = (tally.wins[seat], tally.draws)
-                        harmed, forced = tally.harm_by[level], tally.forced
-                        if ruleset == "skirm":
-                            scenario, options = skirm_rotation(seed - 10_000)
-                            play(ruleset, scenario, players, seed, budgets, tally, options)
-                        else:
-                            scenario = scenarios[(seed - 10_000) % len(scenarios)]
-                            play(ruleset, scenario, players, seed, budgets, tally)
-                        result = (
-                            "won"
-                            if tally.wins[seat] > before[0]
-                            else "drew"
-                            if tally.draws > before[1]
-                            else "lost"
-                        )
-                        print(f"  {label} seed {seed} {scenario}: {result}", flush=True)
-                        if ledger is not None:
-                            ledger.record(label, seed, scenario, result, budgets[level].playouts,
-                                          tally.harm_by[level] - harmed, forced=tally.forced - forced)  # fmt: skip
-                    print(line(label + " (all scenarios)", tally, seat), flush=True)
+        players = {s: (level if s == seat else foe) for s in rs.seats}
+        tally = Tally()
+        for i in range(games):
+            seed = seed0 + i
+            before = (tally.wins[seat], tally.draws)
+            harmed, forced = tally.harm_by[level], tally.forced
+            if ruleset == "skirm":
+                scenario, options = skirm_rotation(seed - SIDES_SEED0)
+                play(ruleset, scenario, players, seed, budgets, tally, options)
+            else:
+                scenario = scenarios[(seed - SIDES_SEED0) % len(scenarios)]
+                play(ruleset, scenario, players, seed, budgets, tally)
+            result = "won" if tally.wins[seat] > before[0] else "drew" if tally.draws > before[1] else "lost"
+            print(f"  {label} seed {seed} {scenario}: {result}", flush=True)
+            if ledger is not None:
+                ledger.record(label, seed, scenario, result, budgets[level].playouts,
+                              tally.harm_by[level] - harmed, forced=tally.forced - forced)  # fmt: skip
+        print(line(label + " (all scenarios)", tally, seat), flush=True)
 
 
 def mirror_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, Any] | None, str]]:

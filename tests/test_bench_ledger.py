@@ -53,6 +53,28 @@ def test_the_table_counts_each_game_once_and_sums_results_and_self_harm(
     assert re.search(r"n=1\s+W\s+1 D\s+0 L\s+0", cut), cut
 
 
+def test_the_table_lists_the_sides_rows_short_of_their_games_and_where_to_go_on(
+    bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "games.jsonl"
+    ledger = bench.Ledger(path, think=None, revision="abc1234")
+    row = "skirm player1=hard vs easy"
+    for seed in range(10000, 10200):
+        if seed != 10005:
+            ledger.record(row, seed, "seize", "won", 500, 0)
+    ledger.record(row, 10005, "seize", "won", 100, 0)  # a cut budget does not fill the row
+    full = "skirm player1=normal vs easy"
+    for seed in range(10000, 10200):
+        ledger.record(full, seed, "seize", "won", 150, 0)
+    bench.table_section(path, "skirm player1=")
+    out = capsys.readouterr().out
+    short = out.split("sides rows short of 200 games", 1)[1].splitlines()[1:]
+    assert f"  {row} 199/200 (next seed 10005)" in short
+    assert "  skirm player1=hard vs random 0/200 (next seed 10000)" in short
+    assert not any(full in line for line in short)
+    assert all("player1=" in line for line in short) and len(short) == 3  # hard vs easy, both vs random
+
+
 def test_a_ledger_with_no_path_writes_nothing(bench: ModuleType, tmp_path: Path) -> None:
     bench.Ledger(None, think=None).record("row", 1, None, "won", None, 0)
     assert list(tmp_path.iterdir()) == []
