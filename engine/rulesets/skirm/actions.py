@@ -919,9 +919,9 @@ def pick_candidate(groups: list[Group], i: int) -> Command | None:
 def listing(st: SkirmState, seat: str, *, unchecked: bool = False) -> list[Group]:
     """:func:`legal` as groups of commands built on demand (same commands, same order).
 
-    With ``unchecked``, ranged attacks come as candidates not yet checked (a group with ``allows``), and
-    :func:`pick_candidate` checks only the one picked: the line-of-sight checks are most of a listing's
-    cost, and a random pick needs one of them at most."""
+    With ``unchecked``, ranged attacks, Command orders and hexes come as candidates not yet checked (groups
+    with ``allows``), and :func:`pick_candidate` checks only the one picked: the line-of-sight checks are
+    much of a listing's cost, and a random pick needs one of them at most."""
     w = R.waiting(st)
     if w is None or w[0] != seat:
         return []
@@ -1034,7 +1034,7 @@ def _order_checker(st: SkirmState, u: Unit) -> Callable[[Unit], bool]:
 
 def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool, unchecked: bool = False) -> list[Group]:
     """Every action the unit may take now (as groups: moves by square, then the rest); with
-    ``unchecked``, its ranged attacks as unchecked candidates (see :func:`listing`)."""
+    ``unchecked``, its ranged attacks and Command orders as unchecked candidates (see :func:`listing`)."""
     groups: list[Group] = []
     out: list[Command] = []
     if u.pos is None:

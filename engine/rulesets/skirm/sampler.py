@@ -26,8 +26,8 @@ _DRAWS = 4
 def sample(st: SkirmState, seat: str, rng: Chooser) -> Command | None:
     """A uniformly random legal command for ``seat``, standing-answer changes excluded (None: none).
 
-    Draws among the candidates (ranged attacks unchecked) until one is legal: each legal command stays
-    equally likely, and only the drawn shot's line of sight is worked out. After a few misses it draws
+    Draws among the candidates (ranged attacks, Command orders and hexes unchecked) until one is legal: each
+    legal command stays equally likely, and only the drawn candidate's line of sight is worked out. After a few misses it draws
     among the legal commands listed exactly, which is uniform too."""
     groups = A.listing(st, seat, unchecked=True)  # standing-answer changes ('react') are never listed
     total = sum([len(g.items) for g in groups])
