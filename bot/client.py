@@ -20,6 +20,7 @@ from discord.ext import commands
 from bot import errors, present
 from bot.config import Config, Shards
 from bot.database import open_store
+from bot.deadline import in_time
 from bot.edits import EditQueue
 from bot.games import GameService, Played
 from bot.replies import Replier
@@ -118,7 +119,7 @@ class EscapadeBot(commands.Bot):
             await interaction.response.send_message(f"Game #{row.id} was aborted by <@{user}>.")
             return
         if action == "concede":
-            row, played = await self.games.concede(channel_id, user, arg or None)
+            row, played = await in_time(interaction, self.games.concede(channel_id, user, arg or None))
             if played is not None:
                 note = f"<@{user}> concedes: 🤖 the game plays their seats now."
                 await self.reply_played(interaction, played, note=note)
@@ -127,7 +128,12 @@ class EscapadeBot(commands.Bot):
             await self.replier.end_turns(channel_id)
             players = self.games.members_of(row, set(row.seats))
             content, allowed = present.mentions(players)
-            await interaction.response.send_message(
+            send = (
+                interaction.followup.send
+                if interaction.response.is_done()
+                else interaction.response.send_message
+            )
+            await send(
                 f"Game #{row.id} is over. {present.result_text(row, row.result)}\n"
                 + content.replace("— your move.", "").strip(),
                 allowed_mentions=allowed,

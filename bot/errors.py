@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.deadline import drop_placeholder
 from engine import RuleError
 
 log = logging.getLogger("escapade.errors")
@@ -58,6 +59,7 @@ async def tell(interaction: discord.Interaction, text: str) -> None:
     """Answer privately, whether or not the interaction was already answered or deferred."""
     text = text[:1900]
     if interaction.response.is_done():
+        await drop_placeholder(interaction)  # else Discord would show this in the public placeholder's place
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)

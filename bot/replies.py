@@ -25,6 +25,7 @@ import discord
 
 from bot import present, render
 from bot.app import App
+from bot.deadline import acknowledge, drop_placeholder, holds_placeholder, placeholder_replaced
 from bot.errors import Refusal, ReplyFailed
 from bot.games import Played
 from bot.views import lobby_view, turn_view
@@ -199,7 +200,7 @@ class Replier:
     async def _acknowledge(
         self, interaction: discord.Interaction | None, played: Played, living: Living, mine: list[str]
     ) -> None:
-        if interaction is None or interaction.response.is_done():
+        if interaction is None:
             return
         said = ", ".join(f"`{t}`" for t in mine) or ", ".join(
             f"`{s.text}`" for s in played.steps if s.user_id == str(interaction.user.id)
@@ -207,14 +208,22 @@ class Replier:
         link = jump_link(played.row.guild_id, played.row.channel_id, living.message_id)
         text = f"✅ Played {said or 'your command'} — the turn message shows it: {link}"[:1900]
         message = interaction.message
-        if interaction.type is discord.InteractionType.component and message is not None:
-            if message.id == living.message_id:
-                await interaction.response.defer()  # the turn message itself is being edited
-                return
-            if message.flags.ephemeral:
-                await interaction.response.edit_message(content=text, view=None)
-                return
-        await interaction.response.send_message(text, ephemeral=True)
+        if interaction.type is not discord.InteractionType.component or message is None:
+            message = None
+        on_turn = message is not None and message.id == living.message_id
+        private_menu = message is not None and not on_turn and message.flags.ephemeral
+        if holds_placeholder(interaction):  # the game thought long enough for a public placeholder
+            await drop_placeholder(interaction)
+            await interaction.followup.send(text, ephemeral=True)
+        elif interaction.response.is_done():  # a press acknowledged silently while the game thought
+            if private_menu:
+                await interaction.edit_original_response(content=text, view=None)
+        elif on_turn:
+            await interaction.response.defer()  # the turn message itself is being edited
+        elif private_menu:
+            await interaction.response.edit_message(content=text, view=None)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
 
     async def _post(
         self,
@@ -232,7 +241,7 @@ class Replier:
         image = False
         if played.scene is not None:
             if interaction is not None and not interaction.response.is_done():
-                await interaction.response.defer(thinking=True)
+                await acknowledge(interaction)  # drawing the board may take longer than Discord waits
             png = await render.scene_png(played.scene)
             if png is not None:
                 kwargs["file"] = present.board_file(png)
@@ -249,6 +258,7 @@ class Replier:
             return sent.id, image
         if interaction.response.is_done():
             followup = await interaction.followup.send(wait=True, **kwargs)
+            placeholder_replaced(interaction)
             return followup.id, image
         response = await interaction.response.send_message(**kwargs)
         return response.message_id, image

@@ -23,6 +23,7 @@ import discord
 
 from bot import choices, present, tap
 from bot.app import App
+from bot.deadline import in_time
 from bot.errors import Refusal, Stale, report
 from bot.games import BOT, WAIT, Played
 from bot.store import GameRow
@@ -86,12 +87,15 @@ class ReactionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
         bot = _bot(interaction)
         try:
             channel_id = await _check_game(interaction, self.game_id)
-            played = await bot.games.play(
-                channel_id,
-                str(interaction.user.id),
-                self.command,
-                interaction_id=str(interaction.id),
-                expected_version=self.version,
+            played = await in_time(
+                interaction,
+                bot.games.play(
+                    channel_id,
+                    str(interaction.user.id),
+                    self.command,
+                    interaction_id=str(interaction.id),
+                    expected_version=self.version,
+                ),
             )
             await bot.reply_played(interaction, played)
         except Exception as exc:
@@ -153,7 +157,7 @@ class StartButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"esc
         bot = _bot(interaction)
         try:
             channel_id = await _check_game(interaction, self.game_id)
-            played = await bot.games.start(channel_id, str(interaction.user.id))
+            played = await in_time(interaction, bot.games.start(channel_id, str(interaction.user.id)))
             await bot.reply_played(interaction, played)
         except Exception as exc:
             await report(interaction, exc)
@@ -248,13 +252,16 @@ async def _play_component(
     """Play ``text`` (None: the game's own choice) for ``seat`` from a component, then reply."""
     bot = _bot(interaction)
     channel_id = await _check_game(interaction, game_id)
-    played = await bot.games.play(
-        channel_id,
-        str(interaction.user.id),
-        text,
-        seat=seat or None,
-        interaction_id=str(interaction.id),
-        expected_version=version,
+    played = await in_time(
+        interaction,
+        bot.games.play(
+            channel_id,
+            str(interaction.user.id),
+            text,
+            seat=seat or None,
+            interaction_id=str(interaction.id),
+            expected_version=version,
+        ),
     )
     await bot.reply_played(interaction, played)
 

@@ -159,6 +159,13 @@ class Harness:
         self.latency = 0.0
         self.fail: Callable[[str, str, str], int | None] | None = None
         self._interaction_message: dict[int, int] = {}  # component interaction -> its message
+        # Discord drops an interaction whose first answer comes later than 3 s after it was made (the
+        # callback then fails with 404, code 10062 "Unknown interaction"); the harness does the same.
+        self.response_deadline = 3.0
+        self._fed_at: dict[int, float] = {}
+        # A deferred "thinking" answer (type 5) stays a loading message until the first followup, which
+        # edits it whatever its own flags say: interaction -> (that message, the deferral's flags).
+        self._loading: dict[int, tuple[int, int]] = {}
 
     async def _edit_sleep(self, seconds: float) -> None:
         self.edit_time += seconds
@@ -400,6 +407,10 @@ class Harness:
             kind_type = int(data.get("type") or 0)
             inner = dict(data.get("data") or {})
             channel_id = self._interaction_channel.get(iid)
+            late = time.perf_counter() - self._fed_at.get(iid, time.perf_counter())
+            if late > self.response_deadline:
+                self._record(Reply("refused", route.method, route.url, channel_id, iid, kind_type, inner))
+                raise discord.NotFound(_FakeResponse(404, "Not Found"), {"message": "Unknown interaction", "code": 10062})  # type: ignore[arg-type]  # fmt: skip
             reply = Reply("callback", route.method, route.url, channel_id, iid, kind_type, inner, blobs)
             result: dict[str, Any] = {"interaction": {"id": str(iid), "type": 2}}
             edited = self._interaction_message.get(iid) if kind_type == 7 else None
@@ -418,14 +429,30 @@ class Harness:
                 result["interaction"]["response_message_loading"] = kind_type == 5
                 result["interaction"]["response_message_ephemeral"] = bool(int(inner.get("flags") or 0) & 64)
                 result["resource"] = {"type": kind_type, "message": msg}
+                if kind_type == 5:
+                    self._loading[iid] = (int(msg["id"]), int(inner.get("flags") or 0))
             self._record(reply)
             return result
         iid = self._token_to_interaction.get(str(token))
         channel_id = self._interaction_channel.get(iid or 0)
+        original = route.path.endswith("/messages/@original")
+        if route.method == "DELETE":
+            loading = self._loading.pop(iid or 0, None)
+            if original and loading is not None:
+                self.messages.pop(loading[0], None)
+            self._record(Reply("delete_original" if original else "other", route.method, route.url, channel_id, iid))  # fmt: skip
+            return None
         kind = (
             "followup" if route.method == "POST" else "edit_original" if route.method == "PATCH" else "other"
         )
+        loading = self._loading.pop(iid or 0, None) if route.method == "POST" or original else None
+        if loading is not None:  # resolves the loading message: its visibility was set by the deferral
+            data = {**data, "flags": (int(data.get("flags") or 0) & ~64) | (loading[1] & 64)}
         msg = self._message(channel_id, data, blobs)
+        if loading is not None:  # the same message, now showing the answer
+            self.messages.pop(int(msg["id"]))
+            msg["id"] = str(loading[0])
+            self.messages[loading[0]] = msg
         self._record(Reply(kind, route.method, route.url, channel_id, iid, None, data, blobs, int(msg["id"])))
         return msg
 
@@ -515,6 +542,7 @@ class Harness:
         """Feed one INTERACTION_CREATE payload and wait until the bot has finished with it."""
         start = len(self.replies)
         before = asyncio.all_tasks()
+        self._fed_at[int(payload["id"])] = time.perf_counter()
         self.bot._connection.parsers["INTERACTION_CREATE"](payload)
         me = asyncio.current_task()
         while True:

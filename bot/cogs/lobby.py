@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot import present
 from bot.choices import find_spec, specs
+from bot.deadline import in_time
 from bot.errors import Refusal
 from bot.games import BOT
 from bot.render import board_png
@@ -268,8 +269,11 @@ class Lobby(commands.Cog):
         self, interaction: discord.Interaction, bot: bool = False, level: str | None = None
     ) -> None:
         """Start the game and post the first board."""
-        played = await self.bot.games.start(
-            channel_key(interaction), str(interaction.user.id), bot_seats=bot, level=level
+        played = await in_time(
+            interaction,
+            self.bot.games.start(
+                channel_key(interaction), str(interaction.user.id), bot_seats=bot, level=level
+            ),
         )
         await self.bot.reply_played(interaction, played)
 
@@ -377,8 +381,9 @@ class Lobby(commands.Cog):
         key = channel_key(interaction)
         user = str(interaction.user.id)
         if reaction:
-            played = await self.bot.games.play(
-                key, user, reaction, seat=seat, interaction_id=str(interaction.id)
+            played = await in_time(
+                interaction,
+                self.bot.games.play(key, user, reaction, seat=seat, interaction_id=str(interaction.id)),
             )
             await self.bot.reply_played(interaction, played)
             if reminders is None and hours is None:

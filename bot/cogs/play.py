@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot import tap
 from bot.cogs.lobby import channel_key, choices
+from bot.deadline import in_time
 from bot.views import confirm_view, needs_confirm
 from engine import Command
 
@@ -37,12 +38,15 @@ class Play(commands.Cog):
                 ephemeral=True,
             )
             return
-        played = await self.bot.games.play(
-            channel_key(interaction),
-            str(interaction.user.id),
-            text,
-            seat=seat or None,
-            interaction_id=str(interaction.id),
+        played = await in_time(
+            interaction,
+            self.bot.games.play(
+                channel_key(interaction),
+                str(interaction.user.id),
+                text,
+                seat=seat or None,
+                interaction_id=str(interaction.id),
+            ),
         )
         await self.bot.reply_played(interaction, played)
 

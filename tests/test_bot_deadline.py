@@ -1,0 +1,172 @@
+"""Discord's 3-second deadline: a command that hands the turn to seats the game plays at a search level
+waits for their thinking, so the bot acknowledges the interaction before the deadline and answers after.
+
+The harness refuses a first answer that comes later than ``response_deadline`` after the interaction, as
+Discord does (404, "Unknown interaction"), and gives the first message after a "thinking" placeholder
+the placeholder's visibility, as Discord does. Thinking is slowed down here (each decision waits
+``SLOW`` seconds in its worker) and the deadline shortened, so that the tests take well under a second
+each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from bot import deadline
+from bot.errors import Refusal
+from bot.thinking import Thinker
+from engine import load_game
+from tests.harness import ALICE, Harness, Reply
+
+SLOW = 0.3  # seconds each search decision takes
+DEADLINE = 0.2  # the harness's deadline while a test's key interaction runs (Discord: 3 s)
+ISC_FIRST = 2  # a game seed whose setup roll has the I.S.C. place first
+
+
+class SlowPool(ThreadPoolExecutor):
+    """A thread pool whose every task first waits :data:`SLOW` seconds; counts the tasks."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.calls = 0
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.calls += 1
+
+        def slow() -> Any:
+            time.sleep(SLOW)
+            return fn(*args, **kwargs)
+
+        return super().submit(slow)
+
+
+def own(h: Harness, reply: Reply) -> list[Reply]:
+    """Every captured call answering ``reply``'s interaction."""
+    return [r for r in h.replies if r.interaction_id == reply.interaction_id]
+
+
+async def hard_escape(h: Harness, pool: SlowPool) -> None:
+    """Alice plays the Resistance against the game's hard I.S.C., which thinks slowly."""
+    h.bot.games.thinker = Thinker(seconds=0.05, executor=pool)
+    await h.slash("game new", user=ALICE, ruleset="escape", scenario="evasion")
+    await h.slash("game start", user=ALICE, bot=True, level="hard")
+
+
+async def play_until_the_bot_thinks(h: Harness, pool: SlowPool) -> Reply:
+    """Alice plays her own player's choices with /do until one of them hands the turn to the I.S.C.;
+    returns the answer to that command. The deadline is short only for these commands."""
+    for _ in range(60):
+        game = load_game((await h.row()).snapshot)
+        text = game.bot_command("resistance", level="easy").text
+        h.response_deadline = DEADLINE
+        reply = await h.slash("do", user=ALICE, command=text)
+        h.response_deadline = 3.0
+        if pool.calls:
+            return reply
+    raise AssertionError("the I.S.C. never had to think")
+
+
+async def test_a_slow_bot_answer_is_acknowledged_in_time_then_told_privately_beside_the_edited_turn(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    monkeypatch.setattr(deadline, "DEFER_AFTER", 0.02)
+    pool = SlowPool()
+    await hard_escape(h, pool)
+    reply = await play_until_the_bot_thinks(h, pool)
+    calls = own(h, reply)
+    # Alice is not pinged (it is her move again, and she just acted): the turn message is edited, so the
+    # public placeholder goes and the private acknowledgement takes its place.
+    assert [(r.kind, r.type) for r in calls] == [
+        ("callback", 5),
+        ("delete_original", None),
+        ("followup", None),
+    ]
+    assert reply.ephemeral and reply.content.startswith("✅ Played `")
+    log = load_game((await h.row()).snapshot).log
+    assert log[-1].seat == "isc" and f"🤖 isc** `{log[-1].text}`" in h.shown().text
+    pool.shutdown()
+
+
+async def test_a_slow_start_by_slash_command_turns_the_placeholder_into_the_first_board(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    monkeypatch.setattr(deadline, "DEFER_AFTER", 0.02)
+    pool = SlowPool()
+    h.bot.games.thinker = Thinker(seconds=0.05, executor=pool)
+    await h.slash("game new", user=ALICE, ruleset="escape", scenario="evasion")
+    h.bot.games.new_seed = itertools.count(ISC_FIRST).__next__
+    h.response_deadline = DEADLINE
+    started = await h.slash("game start", user=ALICE, bot=True, level="hard")
+    assert pool.calls, "the I.S.C. had nothing to think about at the start"
+    calls = own(h, started)
+    assert [(r.kind, r.type) for r in calls] == [("callback", 5), ("followup", None)]
+    assert started.kind == "followup" and not started.ephemeral and started.files
+    assert started.message_id == calls[0].message_id  # the placeholder became the turn message
+    assert h.shown().message_id == started.message_id
+    pool.shutdown()
+
+
+async def test_without_the_acknowledgement_the_harness_refuses_the_late_answer_as_discord_would(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    monkeypatch.setattr(deadline, "DEFER_AFTER", 60.0)  # never acknowledge early
+    pool = SlowPool()
+    await hard_escape(h, pool)
+    reply = await play_until_the_bot_thinks(h, pool)
+    calls = own(h, reply)
+    assert calls and calls[0].kind == "refused", calls  # Discord: 404 Unknown interaction
+    assert not [r for r in calls if r.kind in ("callback", "followup")]
+    pool.shutdown()
+
+
+async def test_a_slow_start_from_the_lobby_button_is_acknowledged_silently(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    monkeypatch.setattr(deadline, "DEFER_AFTER", 0.02)
+    pool = SlowPool()
+    h.bot.games.thinker = Thinker(seconds=0.05, executor=pool)
+    await h.slash("game new", user=ALICE, ruleset="escape", scenario="evasion")
+    gid = (await h.row()).id
+    await h.select(f"esc:bots:{gid}", ["hard"], user=ALICE)
+    h.bot.games.new_seed = itertools.count(ISC_FIRST).__next__
+    h.response_deadline = DEADLINE
+    started = await h.click(f"esc:start:{gid}", user=ALICE)
+    assert pool.calls, "the I.S.C. had nothing to think about at the start"
+    calls = own(h, started)
+    assert [r.type for r in calls if r.kind == "callback"] == [6]  # a silent acknowledgement of the press
+    assert started.kind == "followup" and not started.ephemeral and started.files  # the first board
+    pool.shutdown()
+
+
+async def test_a_refusal_after_the_placeholder_is_private(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    monkeypatch.setattr(deadline, "DEFER_AFTER", 0.02)
+    await h.slash("game new", user=ALICE, ruleset="escape", scenario="evasion")
+    await h.slash("game start", user=ALICE, bot=True)
+
+    async def slow_refusal(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.1)
+        raise Refusal("The channel's game moved on while you were choosing; nothing was changed.")
+
+    monkeypatch.setattr(h.bot.games, "play", slow_refusal)
+    row = await h.row()
+    text = load_game(row.snapshot).bot_command("resistance", level="easy").text  # passes the rules' check
+    h.response_deadline = DEADLINE
+    reply = await h.slash("do", user=ALICE, command=text)
+    calls = own(h, reply)
+    assert [r.kind for r in calls] == ["callback", "delete_original", "followup"], calls
+    assert reply.ephemeral and "moved on" in reply.content  # private, not in the public placeholder's place
+    assert (await h.row()).version == row.version
