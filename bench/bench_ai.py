@@ -16,6 +16,8 @@ Sections (``--section``, repeatable; default all):
 - ``speed``: state copies, random self-play games/s, playouts per second inside the search;
 - ``latency`` (not in the default run): p50/p99 of moves in other channels while hard bot seats think,
   with the thinking in the process pool, in threads (holding the GIL), and with no bot at all;
+- ``burst`` (not in the default run): per ruleset, how long hard bot seats think after one member's command
+  before a member must act again, and how often that passes the bot's early acknowledgement and Discord's 3 s;
 - ``table`` (not in the default run): the ledger's rows summed (below).
 The ``sides`` and ``heist`` sections append each game to a ledger (``bench/results/ai_games.jsonl``, kept in
 the repository; ``--ledger PATH`` for another, ``--ledger ''`` for none): its row, seed, scenario, result,
@@ -48,7 +50,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import RULESETS, Game, new_game  # noqa: E402
-from engine.ai.levels import LEVELS, level_budget, search_seed  # noqa: E402
+from engine.ai.levels import DEFAULT_SECONDS, LEVELS, level_budget, search_seed  # noqa: E402
 from engine.ai.random_policy import Picker  # noqa: E402
 from engine.ai.search import Budget, Searcher  # noqa: E402
 from engine.ai.selfplay import fast_random_game  # noqa: E402
@@ -538,6 +540,69 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
+# A member's seat and the seats the game plays at hard, per ruleset, for the burst section.
+BURST_SETUPS = (
+    ("escape", ("resistance",), ("isc",)),
+    ("skirm", ("player1",), ("player2",)),
+    ("escapepath", ("team",), ("swarm",)),
+    ("heist", ("p1",), ("p2", "p3", "p4")),
+    ("cardcombat", ("hero1",), ("hero2",)),
+)
+
+
+def burst_section(games: int, seconds: float, only: str = "", seed0: int = 60_000) -> None:
+    """Per ruleset (whose id contains ``only``): how long the game's own hard seats think after one
+    command of a member, before a member must act again, as the bot runs them (``bot.thinking.think``: the
+    game read from JSON, the bot's cap per decision; the member plays today's policy). Prints, over the
+    member's commands, the share followed by any thinking, the p50/p95/max of those bursts, and the shares
+    longer than ``bot.deadline.DEFER_AFTER`` (the bot acknowledges the request first) and than Discord's 3 s
+    (which that acknowledgement is there for)."""
+    from bot.deadline import DEFER_AFTER
+    from bot.thinking import think
+
+    for ruleset, members, bots in BURST_SETUPS:
+        if only not in ruleset:
+            continue
+        bursts: list[float] = []
+        decisions = 0
+        start = time.perf_counter()
+        for i in range(games):
+            if i and time.perf_counter() - start > seconds:
+                break
+            seats: dict[str, str | None] = {s: "member" for s in members} | {s: None for s in bots}
+            game = new_game(
+                ruleset, seed=seed0 + i, seats=seats, options={"bot_level": dict.fromkeys(bots, "hard")}
+            )
+            burst: float | None = None  # thinking since the member's last command
+            for _ in range(4000):
+                if game.outcome is not None:
+                    break
+                seat = game.next_bot_seat()
+                if seat is not None:
+                    t = time.perf_counter()
+                    text = think(game.to_json(), seat, "hard", DEFAULT_SECONDS)
+                    game.apply(seat, text)
+                    decisions += 1
+                    burst = (burst or 0.0) + time.perf_counter() - t
+                    continue
+                if burst is not None or bursts or game.log:
+                    bursts.append(burst or 0.0)
+                awaited = [s for d in game.awaiting() for s in sorted(d.seats) if s in members]
+                if not awaited:
+                    break
+                game.apply(awaited[0], game.bot_command(awaited[0], level="easy"))
+                burst = None
+            if burst is not None:
+                bursts.append(burst)
+        thought = sorted(b for b in bursts if b > 0)
+        n = max(1, len(bursts))
+        print(f"{ruleset:<11} member {'+'.join(members)}, hard {'+'.join(bots)}: {i + 1} games, {len(bursts)} member "
+              f"commands, {len(thought) / n:.0%} followed by thinking ({decisions} decisions); bursts p50 "
+              f"{pct(thought, 50) if thought else 0:.2f} s p95 {pct(thought, 95) if thought else 0:.2f} s max "
+              f"{max(thought, default=0):.2f} s; over {DEFER_AFTER:g} s {sum(b > DEFER_AFTER for b in bursts) / n:.1%}, "
+              f"over 3 s {sum(b > 3.0 for b in bursts) / n:.1%}", flush=True)  # fmt: skip
+
+
 async def latency_section(samples: int, bot_channels: int, seconds: float) -> None:
     """p50/p99 of moves in human-only ESCAPE channels while ``bot_channels`` hard bot seats think, with
     the thinking in the process pool, on the event loop's thread pool (holding the GIL), and not at all."""
@@ -671,6 +736,8 @@ def main() -> None:
         asyncio.run(latency_section(args.samples, args.bot_channels, args.latency_seconds))
     if "speed" in sections:
         speed_section(budgets, args.only)
+    if "burst" in sections:
+        burst_section(args.games, args.seconds_per_row, args.only, args.seed0)
     if "vs" in sections:
         rows = [r for r in vs_rows() if args.only in r[0]]
         run_rows(rows, args.games, budgets, args.seconds_per_row, args.seed0)
