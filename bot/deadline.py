@@ -3,12 +3,12 @@
 Discord drops an interaction whose first answer comes more than 3 seconds after it was made: the player sees
 "The application did not respond" and every later answer fails. Playing a command usually takes a few
 milliseconds, but the seats the game plays at a search level think for up to a second a decision, and one
-command of a player can hand the turn to several of them. :func:`in_time` waits a little for the work, then
-acknowledges the interaction if the work is not done yet: a button's press silently (the message it sits on,
-or the new turn message, shows the result), a slash command's with a public "thinking" placeholder that the
-turn message then replaces. Whatever answers after a placeholder must either replace it with a public message
-or remove it first (:func:`drop_placeholder`), since Discord shows the first message after it with the
-placeholder's visibility whatever that message asks for.
+command of a player can hand the turn to several of them (a heist round with three hard crewmates: up to
+25 s). :func:`in_time` waits a little for the work, then acknowledges the interaction if the work is not done
+yet, with Discord's public "Escapade is thinking..." placeholder: everyone in the channel sees the game is
+at work, and the new turn message then replaces it. Whatever answers after a placeholder must either replace
+it with a public message or remove it first (:func:`drop_placeholder`), since Discord shows the first
+message after it with the placeholder's visibility whatever that message asks for.
 """
 
 from __future__ import annotations
@@ -47,11 +47,8 @@ async def in_time(interaction: discord.Interaction, work: Awaitable[T], after: f
 
 
 async def acknowledge(interaction: discord.Interaction) -> None:
-    """Answer ``interaction`` for now: a component press silently, anything else with a public "thinking"
-    placeholder (remembered, see :func:`holds_placeholder`). Raises discord.HTTPException on failure."""
-    if interaction.type is discord.InteractionType.component:
-        await interaction.response.defer()
-        return
+    """Answer ``interaction`` for now with a public "thinking" placeholder (remembered, see
+    :func:`holds_placeholder`). Raises discord.HTTPException on failure."""
     await interaction.response.defer(thinking=True)
     interaction.extras[_PLACEHOLDER] = True
 

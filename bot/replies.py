@@ -214,10 +214,10 @@ class Replier:
         private_menu = message is not None and not on_turn and message.flags.ephemeral
         if holds_placeholder(interaction):  # the game thought long enough for a public placeholder
             await drop_placeholder(interaction)
-            await interaction.followup.send(text, ephemeral=True)
-        elif interaction.response.is_done():  # a press acknowledged silently while the game thought
-            if private_menu:
-                await interaction.edit_original_response(content=text, view=None)
+            if not on_turn:  # a press on the turn message needs no word: the message shows it
+                await interaction.followup.send(text, ephemeral=True)
+        elif interaction.response.is_done():
+            return
         elif on_turn:
             await interaction.response.defer()  # the turn message itself is being edited
         elif private_menu:

@@ -129,7 +129,7 @@ async def test_without_the_acknowledgement_the_harness_refuses_the_late_answer_a
     pool.shutdown()
 
 
-async def test_a_slow_start_from_the_lobby_button_is_acknowledged_silently(
+async def test_a_slow_start_from_the_lobby_button_shows_the_placeholder_then_the_first_board(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     h = harness
@@ -144,8 +144,9 @@ async def test_a_slow_start_from_the_lobby_button_is_acknowledged_silently(
     started = await h.click(f"esc:start:{gid}", user=ALICE)
     assert pool.calls, "the I.S.C. had nothing to think about at the start"
     calls = own(h, started)
-    assert [r.type for r in calls if r.kind == "callback"] == [6]  # a silent acknowledgement of the press
+    assert [(r.kind, r.type) for r in calls] == [("callback", 5), ("followup", None)]
     assert started.kind == "followup" and not started.ephemeral and started.files  # the first board
+    assert started.message_id == calls[0].message_id
     pool.shutdown()
 
 
@@ -170,3 +171,23 @@ async def test_a_refusal_after_the_placeholder_is_private(
     assert [r.kind for r in calls] == ["callback", "delete_original", "followup"], calls
     assert reply.ephemeral and "moved on" in reply.content  # private, not in the public placeholder's place
     assert (await h.row()).version == row.version
+
+
+async def test_a_slow_press_on_the_turn_message_leaves_only_the_edited_turn_message(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    monkeypatch.setattr(deadline, "DEFER_AFTER", 0.02)
+    pool = SlowPool()
+    await hard_escape(h, pool)  # the Resistance places first: "Place for me" is on the turn message
+    turn = h.shown()
+    auto = next(c for c in turn.custom_ids if c.startswith("esc:auto:"))
+    h.response_deadline = DEADLINE
+    pressed = await h.click(auto, user=ALICE)
+    assert pool.calls, "the I.S.C. had nothing to think about"
+    calls = own(h, pressed)
+    assert [(r.kind, r.type) for r in calls] == [("callback", 5), ("delete_original", None)], calls
+    assert h.shown().message_id == turn.message_id  # the same turn message, edited
+    log = load_game((await h.row()).snapshot).log
+    assert [e.seat for e in log[-2:]] == ["resistance", "isc"] and f"`{log[-1].text}`" in h.shown().text
+    pool.shutdown()
