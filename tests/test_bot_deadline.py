@@ -95,26 +95,6 @@ async def test_a_slow_bot_answer_is_acknowledged_in_time_then_told_privately_bes
     pool.shutdown()
 
 
-async def test_a_slow_start_by_slash_command_turns_the_placeholder_into_the_first_board(
-    harness: Harness, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    h = harness
-    monkeypatch.setattr(deadline, "DEFER_AFTER", 0.02)
-    pool = SlowPool()
-    h.bot.games.thinker = Thinker(seconds=0.05, executor=pool)
-    await h.slash("game new", user=ALICE, ruleset="escape", scenario="evasion")
-    h.bot.games.new_seed = itertools.count(ISC_FIRST).__next__
-    h.response_deadline = DEADLINE
-    started = await h.slash("game start", user=ALICE, bot=True, level="hard")
-    assert pool.calls, "the I.S.C. had nothing to think about at the start"
-    calls = own(h, started)
-    assert [(r.kind, r.type) for r in calls] == [("callback", 5), ("followup", None)]
-    assert started.kind == "followup" and not started.ephemeral and started.files
-    assert started.message_id == calls[0].message_id  # the placeholder became the turn message
-    assert h.shown().message_id == started.message_id
-    pool.shutdown()
-
-
 async def test_without_the_acknowledgement_the_harness_refuses_the_late_answer_as_discord_would(
     harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -129,8 +109,9 @@ async def test_without_the_acknowledgement_the_harness_refuses_the_late_answer_a
     pool.shutdown()
 
 
-async def test_a_slow_start_from_the_lobby_button_shows_the_placeholder_then_the_first_board(
-    harness: Harness, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("tapped", [False, True], ids=["typed", "tapped"])
+async def test_a_slow_start_shows_the_placeholder_then_the_first_board_in_its_place(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, tapped: bool
 ) -> None:
     h = harness
     monkeypatch.setattr(deadline, "DEFER_AFTER", 0.02)
@@ -138,15 +119,20 @@ async def test_a_slow_start_from_the_lobby_button_shows_the_placeholder_then_the
     h.bot.games.thinker = Thinker(seconds=0.05, executor=pool)
     await h.slash("game new", user=ALICE, ruleset="escape", scenario="evasion")
     gid = (await h.row()).id
-    await h.select(f"esc:bots:{gid}", ["hard"], user=ALICE)
+    if tapped:
+        await h.select(f"esc:bots:{gid}", ["hard"], user=ALICE)
     h.bot.games.new_seed = itertools.count(ISC_FIRST).__next__
     h.response_deadline = DEADLINE
-    started = await h.click(f"esc:start:{gid}", user=ALICE)
+    if tapped:  # the lobby's Start button
+        started = await h.click(f"esc:start:{gid}", user=ALICE)
+    else:
+        started = await h.slash("game start", user=ALICE, bot=True, level="hard")
     assert pool.calls, "the I.S.C. had nothing to think about at the start"
     calls = own(h, started)
     assert [(r.kind, r.type) for r in calls] == [("callback", 5), ("followup", None)]
     assert started.kind == "followup" and not started.ephemeral and started.files  # the first board
-    assert started.message_id == calls[0].message_id
+    assert started.message_id == calls[0].message_id  # the placeholder became the turn message
+    assert h.shown().message_id == started.message_id
     pool.shutdown()
 
 
