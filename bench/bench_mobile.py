@@ -15,7 +15,14 @@ are counted:
   back to back (a burst far faster than people tap), so the peak shows the limit holding under the
   worst burst: 1.00/s means 5 edits in 5 s, never more.
 
-Usage: python bench/bench_mobile.py [--games 50] [--ruleset escape --ruleset skirm --ruleset heist]
+With ``--bot LEVEL`` only the first seat is a member's: the game plays the others at that level, thinking as
+the bot does (the process pool, 1 s a decision). The figures then add how long the member waited for the
+first answer to each command (p50 and max, against Discord's 3 s), how many requests were acknowledged
+early with the public "thinking" placeholder (``bot/deadline.py``) and how many of those placeholders
+were deleted again (no new turn message to put in their place), and how many first answers Discord
+would have refused (late).
+
+Usage: python bench/bench_mobile.py [--games 50] [--ruleset escape --ruleset skirm --ruleset heist] [--bot LEVEL]
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.deadline import DEFER_AFTER  # noqa: E402
 from engine import RULESETS, Game, load_game  # noqa: E402
 from tests.harness import ALICE, BOB, CAROL, Harness  # noqa: E402
 
@@ -47,14 +55,21 @@ def new_round(before: Game, after: Game, board: bool) -> bool:
     return bool(sim_after) and (board or not sim_after <= sim_before)
 
 
-async def play(h: Harness, ruleset: str, channel: int, stats: dict[str, float]) -> None:
-    """One whole game in ``channel``, counting into ``stats``."""
+async def play(
+    h: Harness, ruleset: str, channel: int, stats: dict[str, float], bot: str | None = None
+) -> list[float]:
+    """One whole game in ``channel``, counting into ``stats``; ``bot``: the level the game plays every seat
+    but the first at (None: members play them all). Returns the seconds from each /do to its first answer."""
     rs = RULESETS[ruleset]
     seats_list = rs.seats[: rs.min_seats or len(rs.seats)]
-    seats = dict(zip(seats_list, MEMBERS, strict=False))
+    seats = dict(zip(seats_list[:1] if bot else seats_list, MEMBERS, strict=False))
+    waits: list[float] = []
     await h.slash("game new", user=ALICE, ruleset=ruleset, channel=channel)
     for seat in seats_list[1:]:
-        await h.slash("game join", user=seats[seat], seat=seat, channel=channel)
+        if bot:
+            await h.slash("game join", user=ALICE, seat=seat, bot=True, level=bot, channel=channel)
+        else:
+            await h.slash("game join", user=seats[seat], seat=seat, channel=channel)
     started = await h.slash("game start", user=ALICE, channel=channel)
     if (await h.row(channel)).status != "playing":
         raise RuntimeError(f"{ruleset} did not start: {started.content}")
@@ -70,6 +85,15 @@ async def play(h: Harness, ruleset: str, channel: int, stats: dict[str, float]) 
         after_row = await h.row(channel)
         after = load_game(after_row.snapshot)
         replies = h.replies[start:]
+        answers = [r for r in replies if r.kind in ("callback", "refused")]
+        if answers:
+            waited = answers[0].at - h._fed_at[answers[0].interaction_id or 0]
+            waits.append(waited)
+            stats["placeholders"] += (
+                answers[0].type == 5 and waited >= DEFER_AFTER
+            )  # not a board's own deferral
+        stats["deleted"] += sum(r.kind == "delete_original" for r in replies)
+        stats["refused"] += sum(r.kind == "refused" for r in replies)
         public = [
             r
             for r in replies
@@ -99,20 +123,24 @@ async def play(h: Harness, ruleset: str, channel: int, stats: dict[str, float]) 
         stats["pings"] += len(pinged)
         stats["self_pings"] += pinged.count(user)
         stats["commands"] += 1
+    return waits
 
 
-async def main(rulesets: list[str], games: int) -> None:
-    print(f"{games} random whole games per ruleset through the offline harness (members play by /do)")
+async def main(rulesets: list[str], games: int, bot: str | None = None) -> None:
+    print(f"{games} random whole games per ruleset through the offline harness (members play by /do)"
+          + (f"; the game plays every seat but the first at {bot}" if bot else ""))  # fmt: skip
     for ruleset in rulesets:
         t0 = time.perf_counter()
         keys = ("games", "public", "units", "handed", "pings", "self_pings", "commands")
         stats = dict.fromkeys((*keys, "setup_public", "setup_steps", "reaction_public"), 0.0)
+        stats |= dict.fromkeys(("placeholders", "deleted", "refused"), 0.0)
+        waits: list[float] = []
         requested = sent = 0
         peak = 0.0
         with tempfile.TemporaryDirectory() as tmp:
             for n in range(games):  # a fresh server each game: no campaign record carries over
                 async with Harness(Path(tmp) / f"bench{n}.sqlite", seed=1000 + n) as h:
-                    await play(h, ruleset, h.new_channel(), stats)
+                    waits += await play(h, ruleset, h.new_channel(), stats, bot)
                     queue = h.bot.edits
                     requested, sent = requested + queue.requested, sent + queue.sent
                     peak = max(peak, queue.peak_rate())
@@ -139,6 +167,13 @@ async def main(rulesets: list[str], games: int) -> None:
             f"  edits: {requested} requested, {sent} sent ({sent / max(1, stats['commands']):.2f} per command); "
             f"peak edits per second per channel (5 s window, queue clock): {peak:.2f}"
         )
+        if bot:
+            waits.sort()
+            print(
+                f"  first answer to a command: p50 {waits[len(waits) // 2]:.2f} s, max {waits[-1]:.2f} s; "
+                f"early placeholders {int(stats['placeholders'])} (deleted again {int(stats['deleted'])}); "
+                f"refused as late: {int(stats['refused'])}"
+            )
 
 
 if __name__ == "__main__":
@@ -147,5 +182,6 @@ if __name__ == "__main__":
     )
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--ruleset", action="append", default=None)
+    parser.add_argument("--bot", choices=("easy", "normal", "hard"), default=None)
     args = parser.parse_args()
-    asyncio.run(main(args.ruleset or ["escape", "skirm", "heist"], args.games))
+    asyncio.run(main(args.ruleset or ["escape", "skirm", "heist"], args.games, args.bot))
