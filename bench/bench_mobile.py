@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.deadline import DEFER_AFTER  # noqa: E402
 from engine import RULESETS, Game, load_game  # noqa: E402
-from tests.harness import ALICE, BOB, CAROL, Harness  # noqa: E402
+from tests.harness import ALICE, BOB, CAROL, Harness, Reply  # noqa: E402
 
 MEMBERS = (ALICE, BOB, CAROL, 100_000_000_000_000_004)
 
@@ -81,17 +81,26 @@ async def play(
         seat = sorted(s for s in game.seats_to_act() if s in seats)[0]
         user = seats[seat]
         start = len(h.replies)
-        await h.slash("do", user=user, command=game.bot_command(seat).text, seat=seat, channel=channel)
+        asked = await h.slash(
+            "do", user=user, command=game.bot_command(seat).text, seat=seat, channel=channel
+        )
+        if any(c.startswith("esc:ok:") for c in asked.custom_ids):  # "cannot be taken back. Sure?"
+            await h.confirm(asked, user=user, channel=channel)
         after_row = await h.row(channel)
+        if after_row.version == row.version:  # refused: the engine's own choice should always be legal
+            raise RuntimeError(
+                f"{ruleset}: {seat}'s {game.bot_command(seat).text!r} was refused: {h.replies[-1].content}"
+            )
         after = load_game(after_row.snapshot)
         replies = h.replies[start:]
-        answers = [r for r in replies if r.kind in ("callback", "refused")]
-        if answers:
-            waited = answers[0].at - h._fed_at[answers[0].interaction_id or 0]
+        firsts: dict[int | None, Reply] = {}  # each request's first answer (a confirm click is a second one)
+        for r in replies:
+            if r.kind in ("callback", "refused"):
+                firsts.setdefault(r.interaction_id, r)
+        for iid, first in firsts.items():
+            waited = first.at - h._fed_at[iid or 0]
             waits.append(waited)
-            stats["placeholders"] += (
-                answers[0].type == 5 and waited >= DEFER_AFTER
-            )  # not a board's own deferral
+            stats["placeholders"] += first.type == 5 and waited >= DEFER_AFTER  # not a board's own deferral
         stats["deleted"] += sum(r.kind == "delete_original" for r in replies)
         stats["refused"] += sum(r.kind == "refused" for r in replies)
         public = [
