@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
-from bot import deadline
+from bot import deadline, render
 from bot.errors import Refusal
 from bot.thinking import Thinker
 from engine import load_game
-from tests.harness import ALICE, Harness, Reply
+from tests.harness import ALICE, CAROL, Harness, Reply
 
 SLOW = 0.3  # seconds each search decision takes
 DEADLINE = 0.2  # the harness's deadline while a test's key interaction runs (Discord: 3 s)
@@ -177,3 +177,24 @@ async def test_a_slow_press_on_the_turn_message_leaves_only_the_edited_turn_mess
     log = load_game((await h.row()).snapshot).log
     assert [e.seat for e in log[-2:]] == ["resistance", "isc"] and f"`{log[-1].text}`" in h.shown().text
     pool.shutdown()
+
+
+async def test_a_board_that_fails_to_draw_after_its_placeholder_says_so_privately(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    await h.slash("game new", user=ALICE, ruleset="escape", scenario="evasion")
+    await h.slash("game start", user=ALICE, bot=True)
+
+    def broken(*args: Any, **kwargs: Any) -> bytes:
+        raise RuntimeError("the renderer broke")
+
+    monkeypatch.setattr(render, "_renderer", broken)
+    reply = await h.slash("game board", user=CAROL)
+    calls = own(h, reply)
+    assert [(r.kind, r.type) for r in calls] == [
+        ("callback", 5),
+        ("delete_original", None),
+        ("followup", None),
+    ]
+    assert reply.ephemeral and "Something went wrong" in reply.content

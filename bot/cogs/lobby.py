@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot import present
 from bot.choices import find_spec, specs
-from bot.deadline import in_time
+from bot.deadline import acknowledge, in_time
 from bot.errors import Refusal
 from bot.games import BOT
 from bot.render import board_png
@@ -296,7 +296,7 @@ class Lobby(commands.Cog):
         if row is None or row.snapshot is None:
             raise Refusal("There is no board to show here yet.")
         game = self.bot.games.load(row)
-        await interaction.response.defer(thinking=True)
+        await acknowledge(interaction)  # drawing may take a moment; an error then still answers privately
         png = await board_png(game)
         embed = present.status_embed(row, game)
         if png is None:
