@@ -4,8 +4,7 @@ waits for their thinking, so the bot acknowledges the interaction before the dea
 The harness refuses a first answer that comes later than ``response_deadline`` after the interaction, as
 Discord does (404, "Unknown interaction"), and gives the first message after a "thinking" placeholder
 the placeholder's visibility, as Discord does. Thinking is slowed down here (each decision waits
-``SLOW`` seconds in its worker) and the deadline shortened, so that the tests take well under a second
-each.
+``SLOW`` seconds in its worker) and the deadline shortened, so that the tests take a few seconds each.
 """
 
 from __future__ import annotations
@@ -25,8 +24,8 @@ from bot.thinking import Thinker
 from engine import load_game
 from tests.harness import ALICE, CAROL, Harness, Reply
 
-SLOW = 0.3  # seconds each search decision takes
-DEADLINE = 0.2  # the harness's deadline while a test's key interaction runs (Discord: 3 s)
+SLOW = 1.0  # seconds each search decision takes
+DEADLINE = 0.6  # the harness's deadline while a test's key interaction runs (Discord: 3 s); margin both ways
 ISC_FIRST = 2  # a game seed whose setup roll has the I.S.C. place first
 
 
