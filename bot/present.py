@@ -46,12 +46,25 @@ def who(row: GameRow, seat: str, names: dict[str, str] | None = None) -> str:
     return f"<@{holder}> ({named})"
 
 
+TIMEOUT_TAG = " ⏱ timeout answer"
+
+
 def step_header(row: GameRow, step: Step, names: dict[str, str] | None = None) -> str:
     """The line above a command's narration."""
-    tag = {"bot": "", "timeout": " ⏱ timeout answer"}.get(step.auto, "")
+    tag = TIMEOUT_TAG if step.auto == "timeout" else ""
     if step.secret:
         return f"**{who(row, step.seat, names)}** submits a hidden choice{tag}"
     return f"**{who(row, step.seat, names)}** `{step.text}`{tag}"
+
+
+def _run_of(line: str) -> str | None:
+    """The seat part (``**🤖 who**``) of a header that the same seat's next commands may go on under: an
+    open command of the game's own player (a member's commands, hidden choices and timeout answers each
+    keep a header: a member sees their own command echoed)."""
+    if not line.startswith("**🤖 ") or line.endswith(TIMEOUT_TAG):
+        return None
+    end = line.find("** `", 2)
+    return line[: end + 2] if end > 0 else None
 
 
 def clip(lines: list[str], limit: int = MAX_DESCRIPTION) -> str:
@@ -117,14 +130,23 @@ def footer(row: GameRow, turn: str) -> str:
     return f"Game #{row.id}" + (f" · {turn}" if turn else "") + f" · v{row.version}"
 
 
-def step_lines(played: Played) -> list[str]:
-    """The narration lines of a request: each command's header, then its events with their dice."""
+def step_lines(played: Played, above: list[str] | None = None) -> list[str]:
+    """The narration lines of a request: each command's header, then its events with their dice.
+
+    A command of the game's own player for the seat whose command came just before (in this request, or
+    last in ``above``: the narration the message already shows) goes on under that header: its events
+    follow without a header of their own, so a bot's walk of six steps reads as six lines, not twelve. A
+    command with no events keeps its header."""
     lines: list[str] = []
     if played.started:
         game = played.game
         lines.append(f"**The game begins.** {game.ruleset.name}, scenario {game.scenario}.")
+    run = next((_run_of(line) for line in reversed(above or []) if line.startswith("**")), None)
     for step in played.steps:
-        lines.append(step_header(played.row, step, played.names))
+        header = step_header(played.row, step, played.names)
+        if not (step.events and run is not None and _run_of(header) == run):
+            lines.append(header)
+            run = _run_of(header)
         lines.extend(event_line(e) for e in step.events)
     return lines
 

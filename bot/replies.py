@@ -127,9 +127,10 @@ class Replier:
         living = self.messages.turns.get(channel_id)
         if living is not None and living.game_id != row.id:
             living = None
-        lines = present.step_lines(played)
-        mine = [s.text for s in played.steps if s.secret and actor and s.user_id == actor]
         fresh = bool(played.board or pings or note or living is None or played.outcome is not None)
+        # An edit goes on under the narration the message shows; a new message starts its own.
+        lines = present.step_lines(played, None if fresh or living is None else living.lines)
+        mine = [s.text for s in played.steps if s.secret and actor and s.user_id == actor]
         pauses = self.bot.reply_retry_pauses
         said = next((s.text for s in played.steps if not s.secret), "your command")
         if not fresh and living is not None:

@@ -776,7 +776,7 @@ def a_radio(st: EscapeState, u: Unit, args: list[str]) -> Command:
             f"The Radio calls an ally who has not activated yet this turn; {R.name(a)} cannot."
         )
     return Command(
-        "radio", (u.id, a.id), f"{R.name(u)} ends its activation and radios {R.name(a)} to go next"
+        "radio", (u.id, a.id), f"{R.name(u)} radios {R.name(a)} to go next, ending this activation"
     )
 
 

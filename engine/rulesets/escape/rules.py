@@ -497,8 +497,9 @@ def end_activation(st: EscapeState, ev: list[Event]) -> None:
     seat = u.seat if u else st.next_side
     st.last_unit = st.active
     st.active = ""
-    ev.append(Event(f"{name(u) if u else 'The activation'} ends {'its' if u else ''} activation.".replace("  ", " "),
-                    kind="activation_end", board=True))  # fmt: skip
+    # "its" reads wrongly for the people among the characters: name the activation instead.
+    ended = f"{name(u)}'s activation ends." if u else "The activation ends."
+    ev.append(Event(ended, kind="activation_end", board=True))
     if st.forced_next:
         st.next_side = st.units[st.forced_next].seat
         return

@@ -252,7 +252,7 @@ def end_activation(st: SkirmState, ev: list[Event]) -> None:
     seat = u.seat if u else st.next_side
     if u is not None:
         u.activated = True
-        ev.append(Event(f"{u.name} ends its activation.", kind="activation_end", board=True))
+        ev.append(Event(f"{u.name}'s activation ends.", kind="activation_end", board=True))
     st.active = ""
     st.ordered = st.orderer = ""
     st.next_side = other(seat) if side_can_activate(st, other(seat)) else seat

@@ -1,0 +1,71 @@
+"""The turn message's narration when the game's own player makes several commands in a row: one header for
+the run, every event of every command under it; a member's commands each keep their own header."""
+
+from __future__ import annotations
+
+from engine import load_game
+from engine.core import Event
+from tests.harness import ALICE, Harness
+
+
+def description(reply: object) -> str:
+    """The first embed's description (the narration)."""
+    return str(reply.embeds[0].get("description", ""))  # type: ignore[attr-defined]
+
+
+async def test_a_bot_run_shows_one_header_and_every_event(harness: Harness) -> None:
+    h = harness
+    await h.slash("game new", user=ALICE, ruleset="escape", scenario="infiltration")
+    await h.slash("game join", user=ALICE, seat="isc", bot=True, level="easy")
+    await h.slash("game start", user=ALICE)
+    checked = 0
+    for _ in range(300):
+        row = await h.row()
+        if row.status != "playing" or checked >= 3:
+            break
+        game = load_game(row.snapshot)
+        before = len(game.log)
+        command = game.bot_command("resistance").text
+        start = len(h.replies)
+        await h.slash("do", user=ALICE, command=command, seat="resistance")
+        after = load_game((await h.row()).snapshot)
+        # Replay this request's commands one by one to know each one's events.
+        replay = load_game(row.snapshot)
+        steps: list[tuple[str, str, list[Event]]] = []
+        for entry in after.log[before:]:
+            steps.append((entry.seat, entry.text, replay.apply(entry.seat, entry.text)))
+        runs = [s for s in steps[1:] if s[0] == "isc"]
+        if len(runs) < 3 or any(seat != "isc" for seat, _, _ in steps[1:]) or not all(e for *_, e in runs):
+            continue
+        posted = [r for r in h.replies[start:] if r.embeds and not r.ephemeral]
+        text = description(posted[-1])
+        lines = text.split("\n")
+        first = lines.index(f"**🤖 isc** `{runs[0][1]}`")
+        rest = lines[first + 1 :]
+        assert not any(line.startswith("**") for line in rest), text  # the later commands: no header
+        expected = [e.text for *_, events in runs for e in events]
+        assert [line[2:].split("  🎲")[0] for line in rest] == expected
+        checked += 1
+    assert checked >= 1, "no request handed the turn to a run of three or more bot commands"
+
+
+async def test_a_member_s_commands_each_keep_their_header(harness: Harness) -> None:
+    h = harness
+    await h.slash("game new", user=ALICE, ruleset="escape", scenario="infiltration")
+    await h.slash("game join", user=ALICE, seat="isc", bot=True, level="easy")
+    await h.slash("game start", user=ALICE)
+    typed: list[str] = []
+    for _ in range(40):
+        row = await h.row()
+        game = load_game(row.snapshot)
+        if game.seats_to_act() != {"resistance"} or game.outcome is not None:
+            break
+        command = game.bot_command("resistance").text
+        if command.split()[0] in ("end", "first"):  # hands the turn over: a new message
+            break
+        await h.slash("do", user=ALICE, command=command, seat="resistance")
+        typed.append(command)
+    assert len(typed) >= 2
+    text = description(h.shown())
+    for command in typed[-2:]:
+        assert f"(resistance)** `{command}`" in text, text
