@@ -15,6 +15,9 @@ are counted:
   back to back (a burst far faster than people tap), so the peak shows the limit holding under the
   worst burst: 1.00/s means 5 edits in 5 s, never more.
 
+- narration: the lines of each turn message's narration as it last stood (p50, p90, max), and how many
+  had their oldest lines cut to fit an embed: how much a phone user scrolls through per message.
+
 With ``--bot LEVEL`` only the first seat is a member's: the game plays the others at that level, thinking as
 the bot does (the process pool, 1 s a decision). The figures then add how long the member waited for the
 first answer to each command (p50 and max, against Discord's 3 s), how many requests were acknowledged
@@ -135,6 +138,20 @@ async def play(
     return waits
 
 
+def last_narrations(h: Harness) -> list[str]:
+    """The narration (first embed's description) of every public game message, as it last stood."""
+    last: dict[int, str] = {}
+    for r in h.replies:
+        if r.embeds and not r.ephemeral and r.message_id and r.embeds[0].get("description"):
+            last[r.message_id] = str(r.embeds[0]["description"])
+    return list(last.values())
+
+
+def pct(values: list[int], p: int) -> int:
+    """The ``p``-th percentile of sorted ``values`` (nearest rank)."""
+    return values[min(len(values) - 1, len(values) * p // 100)]
+
+
 async def main(rulesets: list[str], games: int, bot: str | None = None) -> None:
     print(f"{games} random whole games per ruleset through the offline harness (members play by /do)"
           + (f"; the game plays every seat but the first at {bot}" if bot else ""))  # fmt: skip
@@ -144,12 +161,14 @@ async def main(rulesets: list[str], games: int, bot: str | None = None) -> None:
         stats = dict.fromkeys((*keys, "setup_public", "setup_steps", "reaction_public"), 0.0)
         stats |= dict.fromkeys(("placeholders", "deleted", "refused"), 0.0)
         waits: list[float] = []
+        narrations: list[str] = []
         requested = sent = 0
         peak = 0.0
         with tempfile.TemporaryDirectory() as tmp:
             for n in range(games):  # a fresh server each game: no campaign record carries over
                 async with Harness(Path(tmp) / f"bench{n}.sqlite", seed=1000 + n) as h:
                     waits += await play(h, ruleset, h.new_channel(), stats, bot)
+                    narrations += last_narrations(h)
                     queue = h.bot.edits
                     requested, sent = requested + queue.requested, sent + queue.sent
                     peak = max(peak, queue.peak_rate())
@@ -175,6 +194,11 @@ async def main(rulesets: list[str], games: int, bot: str | None = None) -> None:
         print(
             f"  edits: {requested} requested, {sent} sent ({sent / max(1, stats['commands']):.2f} per command); "
             f"peak edits per second per channel (5 s window, queue clock): {peak:.2f}"
+        )
+        sizes = sorted(text.count("\n") + 1 for text in narrations) or [0]
+        print(
+            f"  narration per turn message: p50 {pct(sizes, 50)} lines, p90 {pct(sizes, 90)}, max {sizes[-1]} "
+            f"({len(narrations)} messages; cut to fit: {sum(t.startswith('…') for t in narrations)})"
         )
         if bot:
             waits.sort()
