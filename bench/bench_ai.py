@@ -49,6 +49,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.figures import pct  # noqa: E402
 from engine import RULESETS, Game, new_game  # noqa: E402
 from engine.ai.levels import DEFAULT_SECONDS, LEVELS, level_budget, search_seed  # noqa: E402
 from engine.ai.random_policy import Picker  # noqa: E402
@@ -532,12 +533,6 @@ def speed_section(budgets: dict[str, Budget], only: str = "") -> None:
         print(f"{ruleset}: copy_state {copy_ms:.3f} ms (target <= 0.1); random self-play {n / wall:.0f} "
               f"games/s wall, {n / cpu:.0f} games/s CPU (target >= 100); search {rate:.0f} playouts/s "
               f"(hard, rollout depth {hard.depth})", flush=True)  # fmt: skip
-
-
-def pct(values: list[float], p: float) -> float:
-    """The p-th percentile (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
 # A member's seat and the seats the game plays at hard, per ruleset, for the burst section.

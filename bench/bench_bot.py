@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.figures import pct  # noqa: E402
 from bot import render  # noqa: E402
 from engine import Game, find_ruleset, load_game  # noqa: E402
 from tests.harness import ALICE, BOB, CAROL, Harness  # noqa: E402
@@ -35,12 +36,6 @@ def rss_mb() -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
-
-
-def pct(values: list[float], p: float) -> float:
-    """The p-th percentile (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
 async def timed(h: Harness, channel: int | None, user: int, seat: str, text: str) -> tuple[float, bool]:

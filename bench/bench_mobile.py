@@ -39,6 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.figures import pct  # noqa: E402
 from bot.deadline import DEFER_AFTER  # noqa: E402
 from engine import RULESETS, Game, load_game  # noqa: E402
 from tests.harness import ALICE, BOB, CAROL, Harness, Reply  # noqa: E402
@@ -145,11 +146,6 @@ def last_narrations(h: Harness) -> list[str]:
         if r.embeds and not r.ephemeral and r.message_id and r.embeds[0].get("description"):
             last[r.message_id] = str(r.embeds[0]["description"])
     return list(last.values())
-
-
-def pct(values: list[int], p: int) -> int:
-    """The ``p``-th percentile of sorted ``values`` (nearest rank)."""
-    return values[min(len(values) - 1, len(values) * p // 100)]
 
 
 async def main(rulesets: list[str], games: int, bot: str | None = None) -> None:
