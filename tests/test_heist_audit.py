@@ -105,6 +105,8 @@ def test_stepping_in_and_out_does_not_win_a_jail_heist() -> None:
     st.escape_called = True
     RD.start_escape(st, [])
     assert game.outcome is not None and not game.outcome.winners
+    # The failure says why a character who got out did not count: the job is to get someone out of the cells.
+    assert "who was in the cells" in game.outcome.reason
 
 
 def test_a_character_who_broke_in_to_the_cells_and_got_out_wins_a_jail_heist() -> None:
