@@ -402,7 +402,7 @@ def test_both_sides_meeting_their_victory_conditions_at_once_is_a_draw():
         st.units[u].status, st.units[u].pos = "out", None
     finish_turn(game)
     assert game.outcome is not None and game.outcome.draw
-    assert "both sides" in game.outcome.reason
+    assert game.outcome.reason == "Draw: both sides met their victory conditions at once."
 
 
 def test_a_taken_out_carrier_drops_its_objective_token_on_its_square():
@@ -960,7 +960,7 @@ def test_the_last_turn_ending_without_a_victory_is_a_draw():
     state(game).turn = 8  # Infiltration lasts 8 turns
     finish_turn(game)
     assert game.outcome is not None and game.outcome.draw
-    assert "last turn" in game.outcome.reason
+    assert game.outcome.reason == "Draw: the last turn ended with neither side's victory condition met."
     assert game.awaiting() == [] and game.legal_commands("resistance") == []
 
 
@@ -1041,6 +1041,9 @@ def test_all_resistance_characters_taken_out_ends_the_game_with_the_isc_victory_
 def test_all_resistance_characters_taken_out_without_a_victory_condition_is_a_draw():
     game = _wipe_out("evasion", ["ashton", "mira", "jimmy"])  # only 3 taken out, 4 needed
     assert game.outcome is not None and game.outcome.draw
+    assert game.outcome.reason == (
+        "Draw: every Resistance character is out of play, and the I.S.C. has not met its victory condition."
+    )
 
 
 def test_campaign_next_scenario_follows_the_result_of_the_game():

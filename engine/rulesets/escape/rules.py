@@ -554,16 +554,13 @@ def end_turn(st: EscapeState, ev: list[Event]) -> None:
             reason = f"The {FACTION_NAMES[seat]} wins: {s.victory[seat]['text']}."
             st.result = Outcome(frozenset(met), reason)
         else:
-            why = (
-                "both sides met their victory conditions at once"
-                if met
-                else (
-                    "every Resistance character is out of play"
-                    if wiped and not last
-                    else "the last turn ended"
-                )
-            )
-            st.result = Outcome(frozenset(), f"Draw: {why}, and no single victory condition was met.")
+            if met:
+                why = "both sides met their victory conditions at once"
+            elif wiped and not last:
+                why = "every Resistance character is out of play, and the I.S.C. has not met its victory condition"
+            else:
+                why = "the last turn ended with neither side's victory condition met"
+            st.result = Outcome(frozenset(), f"Draw: {why}.")
         st.phase = "over"
         ev.append(Event(st.result.reason, kind="game_over", board=True))
         nxt = next_scenario(st.scenario, st.result.winners)
