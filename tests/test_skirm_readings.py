@@ -130,7 +130,7 @@ def test_one_high_ground_between_two_units_gives_cover_like_a_low_wall_and_two_h
     game = arena({"trooper": "f3", "gaunt": "f7"}, dice=[1, 1, 6, 1])
     game.apply("player1", "activate trooper")
     events = game.apply("player1", "shoot trooper assault_rifle gaunt")
-    assert "1 automatic save(s) (cover)" in text(events) and "rolls 1 save(s)" in text(events)
+    assert "1 automatic save (cover)" in text(events) and "rolls 1 save " in text(events)
 
 
 def options(game, seat: str) -> list[str]:
@@ -177,7 +177,7 @@ def test_a_fall_from_a_push_hurts_and_its_saves_may_be_rerolled_with_an_order():
     game.apply("player2", "keep")  # the failed attack save: not worth an order here
     assert "push i6" in options(game, "player1")
     events = game.apply("player1", "push i6")
-    assert "falls 2 square(s)" in text(events)
+    assert "falls 2 squares" in text(events)
     d = game.awaiting()[0]
     assert (
         d.kind == "reaction" and d.seats == {"player2"} and options(game, "player2") == ["keep", "reroll 1"]
@@ -255,7 +255,7 @@ def test_tactical_order_skills_answer_an_attack_during_the_other_squads_activati
     assert options(game, "player2") == ["pass", "skill thane runic_ward thane"]
     events = game.apply("player2", "skill thane runic_ward thane")
     # Attack [1 1 6]: 2 strikes; the ward saves one, the thane rolls one save [1].
-    assert "1 automatic save(s) (ward)" in text(events) and "rolls 1 save(s)" in text(events)
+    assert "1 automatic save (ward)" in text(events) and "rolls 1 save " in text(events)
     assert state(game).orders["player2"] == 0
     # 'pass' lets it come; 'react skill never' stops the question.
     game = arena({"trooper": "e1", "thane": "e5"}, squads=("shock", "stonekin"), orders=(0, 1), dice=[6] * 3)

@@ -311,7 +311,7 @@ def test_cover_from_a_low_wall_on_the_targets_facing_side_is_one_automatic_save(
     game = arena({"captain": "e1", "gaunt": "e4"}, dice=[1, 1, 1])
     game.apply("player1", "activate captain")
     events = game.apply("player1", "shoot captain bolt_pistol gaunt")
-    assert "1 automatic save(s) (cover)" in text(events) and "rolls 1 save(s)" in text(events)
+    assert "1 automatic save (cover)" in text(events) and "rolls 1 save " in text(events)
     st = state(game)
     assert B.in_cover(st, sq("e1"), sq("e4")) and not B.in_cover(st, sq("e9"), sq("e4"))
 

@@ -100,7 +100,7 @@ def test_rule_BRU():
     game = arena({"zealot": "e1", "warrior": "f1"}, squads=CA, dice=[6, 2, 3, 1, 1, 1, 1])
     game.apply("player1", "activate zealot")
     events = game.apply("player1", "fight zealot chain_glaive warrior")
-    assert "[6 2], free re-rolls → [3 2]" in text(events) and "2 strike(s), 4 damage" in text(events)
+    assert "[6 2], free re-rolls → [3 2]" in text(events) and "2 strikes, 4 damage" in text(events)
 
 
 def test_rule_weapon_BRU():
@@ -119,11 +119,11 @@ def test_rule_CAM():
     game = arena({"gaunt": "e1", "marksman": "e5"}, side="player2", dice=[1, 1, 1])
     game.apply("player2", "activate gaunt")
     events = game.apply("player2", "shoot gaunt fleshborer marksman")
-    assert "1 automatic save(s) (CAM)" in text(events) and "rolls 1 save(s)" in text(events)
+    assert "1 automatic save (CAM)" in text(events) and "rolls 1 save " in text(events)
     game = arena({"gaunt": "e2", "marksman": "e5"}, side="player2", dice=[1, 1, 1, 1])
     game.apply("player2", "activate gaunt")
     events = game.apply("player2", "shoot gaunt fleshborer marksman")  # 3 squares: no camouflage
-    assert "CAM" not in text(events) and "rolls 2 save(s)" in text(events)
+    assert "CAM" not in text(events) and "rolls 2 saves" in text(events)
 
 
 def test_rule_CMD():
@@ -178,7 +178,7 @@ def test_rule_DOD():
     game = arena({"trooper": "e1", "ripper": "f1"}, dice=[1])
     game.apply("player1", "activate trooper")
     events = game.apply("player1", "fight trooper combat_knife ripper")
-    assert "1 automatic save(s) (DOD)" in text(events) and state(game).units["ripper"].state == STANDING
+    assert "1 automatic save (DOD)" in text(events) and state(game).units["ripper"].state == STANDING
 
 
 def test_rule_INF():
@@ -235,7 +235,7 @@ def test_rule_PAR():
     game = arena({"trooper": "e1", "sister": "f1"}, squads=("shock", "coven"), dice=[1, 6])
     game.apply("player1", "activate trooper")
     events = game.apply("player1", "fight trooper combat_knife sister")
-    assert "parries" in text(events) and "0 strike(s)" in text(events)
+    assert "parries" in text(events) and "0 strikes" in text(events)
 
 
 def test_rule_PRC():
@@ -252,7 +252,7 @@ def test_rule_weapon_PRC():
     game.apply("player1", "activate ironguard")
     events = game.apply("player1", "shoot ironguard rivet_gun trooper")
     assert "3 dice vs skill 3 → [6 3 5], free re-rolls → [2 3 6]" in text(events)
-    assert "2 strike(s)" in text(events)
+    assert "2 strikes" in text(events)
 
 
 def test_rule_REP():
@@ -325,7 +325,7 @@ def test_rule_ARP():
     game = arena({"captain": "e1", "gaunt": "f1"}, dice=[6, 6, 6, 6])
     game.apply("player1", "activate captain")
     events = game.apply("player1", "fight captain power_sword gaunt")
-    assert "1 automatic strike (ARP)" in text(events) and "1 strike(s), 2 damage" in text(events)
+    assert "1 automatic strike (ARP)" in text(events) and "1 strike, 2 damage" in text(events)
 
 
 def test_rule_CHN():
@@ -403,7 +403,7 @@ def test_rule_PSH():
     game.apply("player1", "activate breacher")
     game.apply("player1", "shoot breacher shotgun gaunt")
     events = game.apply("player1", "push i6")
-    assert "falls 2 square(s)" in text(events) and state(game).units["gaunt"].state == OUT
+    assert "falls 2 squares" in text(events) and state(game).units["gaunt"].state == OUT
 
 
 def test_rule_RGx():
@@ -426,7 +426,7 @@ def test_rule_RND():
     game = arena({"witch": "e1", "warrior": "f1"}, squads=CA, dice=[1, 2, 1, 1, 1])
     game.apply("player1", "activate witch")
     events = game.apply("player1", "fight witch ritual_blade warrior")
-    assert "2 strike(s), 3 damage" in text(events)
+    assert "2 strikes, 3 damage" in text(events)
 
 
 def test_rule_SKx():

@@ -18,6 +18,7 @@ from typing import Any
 from engine.core import Command, Event
 from engine.errors import GameOver, IllegalCommand, NotYourTurn, UnknownCommand
 from engine.geometry.square import Cell, cell_name, chebyshev
+from engine.grammar import plural
 from engine.rulesets.cardcombat import rules as R
 from engine.rulesets.cardcombat.content import CHESTS, SUMMONS, Action, cards, enemies, items, parse_actions
 from engine.rulesets.cardcombat.state import CCState
@@ -648,7 +649,7 @@ def commit_refusal(hero: dict[str, Any], words: list[str]) -> None:
             raise IllegalCommand(f"{cards()[c].name} was discarded: it is out for the rest of the scenario.")
         if c in hero["cooldown"]:
             raise IllegalCommand(
-                f"{cards()[c].name} is cooling down for {hero['cooldown'][c]} more round(s)."
+                f"{cards()[c].name} is cooling down for {plural(hero['cooldown'][c], 'more round')}."
             )
     if len(chosen) == 2 and chosen[0] == chosen[1]:
         raise IllegalCommand("Each card can be played once a round.")

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from engine.core import Command, Decision, Event, Hints, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
-from engine.grammar import with_article
+from engine.grammar import plural, with_article
 from engine.ruleset import Chooser, Ruleset, SetupOptions, register
 from engine.rulesets.escape import actions as A
 from engine.rulesets.escape import hints as H
@@ -253,10 +253,10 @@ def prompt(st: EscapeState) -> str:
         extra = f" (already rolled {f['dice']['att']})" if "att" in f["dice"] else ""
         if R.hypnotised(st, f, t):
             extra += f" [Hypnosis: a dodge uses Int {R.stat(st, t, 2)}]"
-        return f"{R.name(t)} is attacked by {R.name(a)}{extra}: dodge? ({R.left(st, t, 1)} Combat action(s) left)"
+        return f"{R.name(t)} is attacked by {R.name(a)}{extra}: dodge? ({plural(R.left(st, t, 1), 'Combat action')} left)"
     if mode == "countermeasure":
         f = st.stack[-1]
-        return f"{R.name(st.units[unit])} is hacked by {R.name(st.units[f['by']])}: counter-measure? ({R.left(st, st.units[unit], 2)} Intellect action(s) left)"
+        return f"{R.name(st.units[unit])} is hacked by {R.name(st.units[f['by']])}: counter-measure? ({plural(R.left(st, st.units[unit], 2), 'Intellect action')} left)"
     if mode == "reroll":
         f = st.stack[-1]
         e = f["entries"][f["i"]]

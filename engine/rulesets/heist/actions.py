@@ -15,7 +15,7 @@ from functools import cache
 from engine.core import Command, Event
 from engine.errors import IllegalCommand, NotYourTurn, UnknownCommand
 from engine.geometry import hexgrid as H
-from engine.grammar import with_article
+from engine.grammar import plural, with_article
 from engine.rulesets.heist import events as E
 from engine.rulesets.heist import npcs as N
 from engine.rulesets.heist import rounds as RD
@@ -1216,7 +1216,7 @@ def h_npc(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 def deck_lines(st: HeistState) -> list[Event]:
     """The event deck as narration: a heading, then one line per card, top (the next active event) first."""
     crises = sum(R.is_crisis(c) for c in st.deck)
-    head = f"Event deck, top first: {len(st.deck)} card(s), {crises} of them crises; {len(st.discard)} discarded."
+    head = f"Event deck, top first: {plural(len(st.deck), 'card')}, {crises} of them crises; {len(st.discard)} discarded."
     if st.crises:
         head += " Queued crises: " + ", ".join(R.card_name(c) for c in st.crises) + "."
     out = [Event(head, "deck")]
@@ -1412,7 +1412,8 @@ def h_consult(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     st.bought.append("blank")
     ev.append(
         Event(
-            f"The Security Consultant is on call with {st.bought.count('blank')} blank(s) (${cost}k).", "plan"
+            f"The Security Consultant is on call with {plural(st.bought.count('blank'), 'blank')} (${cost}k).",
+            "plan",
         )
     )
 

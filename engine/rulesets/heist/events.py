@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from engine.core import Command, Event
 from engine.geometry import hexgrid as H
+from engine.grammar import plural
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.content import Effect
 from engine.rulesets.heist.state import CAMERA, DOG, GUARD, LOCK, HeistState, Player
@@ -89,7 +90,7 @@ def wake(st: HeistState, n: str, ev: list[Event]) -> int:
         c.active = True
         woke += 1
     if woke:
-        ev.append(Event(f"{woke} guard(s) at {n} wake up.", "event"))
+        ev.append(Event(f"{plural(woke, 'guard')} at {n} {'wakes' if woke == 1 else 'wake'} up.", "event"))
     return woke
 
 
@@ -225,7 +226,12 @@ TARGETS: dict[str, Callable[[HeistState, Player], list[Player]]] = {
 def op_bag_add(st: HeistState, card: str, i: int, eff: Effect, ev: list[Event]) -> bool:
     """``bag_add``: chits from the supply go into the security bag."""
     st.bag.extend([eff.chit] * eff.n)
-    ev.append(Event(f"{eff.n} {eff.chit} chit(s) go into the security bag.", "event"))
+    ev.append(
+        Event(
+            f"{plural(eff.n, eff.chit + ' chit')} {'goes' if eff.n == 1 else 'go'} into the security bag.",
+            "event",
+        )
+    )
     return True
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from engine.core import Command, Event
 from engine.geometry import hexgrid as H
+from engine.grammar import plural
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.content import NpcSide
 from engine.rulesets.heist.state import ALERT, CAMERA, GUARD, LOCK, NOISE, HeistState, Npc, Player
@@ -317,7 +318,7 @@ def run(st: HeistState, npc: Npc, via: str, ev: list[Event]) -> None:
     spend = min(npc.ideas, need)
     npc.ideas -= spend
     if need - spend == 0:
-        ev.append(Event(f"The {npc.kind} needs {need} escape move(s), spends {spend} 💡.", "escape"))
+        ev.append(Event(f"The {npc.kind} needs {plural(need, 'escape move')}, spends {spend} 💡.", "escape"))
         escaped(st, npc, ev)
         return
     die = st.rng.roll(6)
@@ -327,7 +328,7 @@ def run(st: HeistState, npc: Npc, via: str, ev: list[Event]) -> None:
     else:
         npc.status = "busted"
     verdict = "out!" if ok else "caught."
-    ev.append(Event(f"The {npc.kind} needs {need} escape move(s), spends {spend} 💡 and rolls {die}: {verdict}",
+    ev.append(Event(f"The {npc.kind} needs {plural(need, 'escape move')}, spends {spend} 💡 and rolls {die}: {verdict}",
                     "escape" if ok else "busted", dice=(die,)))  # fmt: skip
 
 

@@ -8,6 +8,7 @@ circle.
 from __future__ import annotations
 
 from engine.core import Event, Outcome
+from engine.grammar import plural
 from engine.rulesets.heist import events as E
 from engine.rulesets.heist import npcs as N
 from engine.rulesets.heist import rules as R
@@ -181,19 +182,22 @@ def run(st: HeistState, p: Player, via: str, ev: list[Event]) -> None:
     where = f" via {via}" if via else ""
     if left == 0:
         ev.append(
-            Event(f"{p.nickname} needs {need} escape move(s){where} and spends {spend} 💡: out!", "escape")
+            Event(
+                f"{p.nickname} needs {plural(need, 'escape move')}{where} and spends {spend} 💡: out!",
+                "escape",
+            )
         )
         escaped(st, p, via, ev)
         return
     die = st.rng.roll(6)
     if die >= left:
         ev.append(Event(
-            f"{p.nickname} needs {need} escape move(s){where}, spends {spend} 💡 and rolls {die} for the last "
+            f"{p.nickname} needs {plural(need, 'escape move')}{where}, spends {spend} 💡 and rolls {die} for the last "
             f"{left}: out!", "escape", dice=(die,)))  # fmt: skip
         escaped(st, p, via, ev)
     else:
         ev.append(Event(
-            f"{p.nickname} needs {need} escape move(s){where}, spends {spend} 💡 and rolls {die}, short of "
+            f"{p.nickname} needs {plural(need, 'escape move')}{where}, spends {spend} 💡 and rolls {die}, short of "
             f"{left}: Busted!", "busted", dice=(die,)))  # fmt: skip
         budget = spend + die
         for n, used in route:

@@ -365,8 +365,9 @@ def lift_remote_locks(st: HeistState, n: str, ev: list[Event]) -> None:
             for m in opened:
                 st.tiles[m].marks.remove(lock)
             if opened:
+                locks = "lock" if len(opened) == 1 else "locks"
                 ev.append(
-                    Event(f"The server at {n} opens the remote lock(s) at {', '.join(opened)}.", "unlock")
+                    Event(f"The server at {n} opens the remote {locks} at {', '.join(opened)}.", "unlock")
                 )
 
 

@@ -30,7 +30,7 @@ from engine.geometry.square import (
     parse_cell,
     parse_edge,
 )
-from engine.grammar import with_article
+from engine.grammar import plural, with_article
 from engine.rulesets.skirm import board as B
 from engine.rulesets.skirm import rules as R
 from engine.rulesets.skirm.content import SIZE, Skill, Weapon, maps, skill
@@ -94,7 +94,7 @@ def whose_turn_text(st: SkirmState) -> str:
         if mode == "push":
             return f"{what}: {who} may push it up to 2 squares away ('push <square>' or 'push none')."
         left = st.orders.get(seat, 0)
-        return (f"{what}: first, {who} may use a Tactical-Order skill ({left} order(s) left; "
+        return (f"{what}: first, {who} may use a Tactical-Order skill ({plural(left, 'order')} left; "
                 "'skill <unit> <skill> [target]' or 'pass').")  # fmt: skip
     if mode == "zone":
         zones = "|".join(B.mission(st).zones)
@@ -131,7 +131,7 @@ def require_cost(st: SkirmState, u: Unit, verb: str, w: Weapon | None = None) ->
     if not R.can_pay(st, u, cost):
         raise IllegalCommand(
             f"{u.name} needs {cost} ACT for this {verb} and has {R.act_left(u)} ACT left plus "
-            f"{st.orders.get(u.seat, 0)} Tactical Order(s)."
+            f"{plural(st.orders.get(u.seat, 0), 'Tactical Order')}."
         )
     return cost
 
@@ -459,7 +459,7 @@ def chk_move(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
         budget = move_budget(st, u, verb)
         if B.move_path(st, u, budget, c, nimble=R.has(u, "NMB"), ranger=crawl_ranger(u, verb)) is None:
             raise IllegalCommand(
-                f"{u.name} cannot reach {cell_name(c)} with {budget} square(s) of movement "
+                f"{u.name} cannot reach {cell_name(c)} with {plural(budget, 'square')} of movement "
                 "(difficult ground, low walls and climbing cost more; enemies block passage)."
             )
     cost = require_cost(st, u, verb)
@@ -650,7 +650,7 @@ def check_skill(st: SkirmState, seat: str, args: list[str], *, reacting: bool = 
             raise IllegalCommand(f"{u.name} already used {sk.name} this turn (TO skills: once per turn).")
         if st.orders.get(seat, 0) < cost:
             raise IllegalCommand(
-                f"{sk.name} costs {cost} Tactical Order(s); {R.squad_name(st, seat)} has {st.orders.get(seat, 0)}."
+                f"{sk.name} costs {plural(cost, 'Tactical Order')}; {R.squad_name(st, seat)} has {st.orders.get(seat, 0)}."
             )
     targets = R.skill_targets(st, u, sk)
     if targets == [None]:

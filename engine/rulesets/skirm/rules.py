@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.core import Event, Outcome
 from engine.geometry.square import Cell, cell_name, chebyshev, sight_line
-from engine.grammar import with_article
+from engine.grammar import plural, with_article
 from engine.rulesets.skirm import board as B
 from engine.rulesets.skirm.content import Skill, UnitType, Weapon, factions, skill, unit_type, weapon
 from engine.rulesets.skirm.state import DOWNED, OUT, RESERVE, STANDING, SkirmState, Unit
@@ -166,7 +166,7 @@ def start_turn(st: SkirmState, ev: list[Event]) -> None:
         dice = [st.rng.roll(6) for _ in range(n)]
         st.orders[seat] = st.orders_rolled[seat] = sum(1 for d in dice if d <= 3)
         ev.append(Event(f"{squad_name(st, seat)} rolls {n}D6 for Tactical Orders ({' '.join(map(str, dice))}): "
-                        f"{st.orders[seat]} order(s).", kind="orders", dice=tuple(dice)))  # fmt: skip
+                        f"{plural(st.orders[seat], 'order')}.", kind="orders", dice=tuple(dice)))  # fmt: skip
     st.event = st.rng.roll(6)
     e = B.mission(st).events[st.event]
     text = EVENT_TEXT[e.effect]
@@ -534,11 +534,11 @@ def step_attack(st: SkirmState, f: dict[str, Any], ev: list[Event]) -> bool:
             f["sre"] = [False] * n
             arm = ut(t).arm
             f["arm"] = arm
-            text = f"{len(hits) + f['auto']} strike(s), {dam} damage"
+            text = f"{plural(len(hits) + f['auto'], 'strike')}, {dam} damage"
             if autos:
-                text += f", {len(autos)} automatic save(s) ({', '.join(autos)})"
+                text += f", {plural(len(autos), 'automatic save')} ({', '.join(autos)})"
             if n:
-                text += f"; {t.name} rolls {n} save(s) vs ARM {arm} → {_dice(f['saves'])}"
+                text += f"; {t.name} rolls {plural(n, 'save')} vs ARM {arm} → {_dice(f['saves'])}"
             free_rule = "Tough" if f["melee"] else "TMP"
             if n and has(t, free_rule):
                 fails = [i for i, d in enumerate(f["saves"]) if not success(d, arm)]
@@ -655,7 +655,10 @@ def push_to(st: SkirmState, f: dict[str, Any], t: Unit, dest: list[int] | None, 
     arm = ut(t).arm
     saves = [st.rng.roll(6) for _ in range(fall)]
     ev.append(
-        Event(f"{t.name} falls {fall} square(s): saves vs ARM {arm} → {_dice(saves)}.", dice=tuple(saves))
+        Event(
+            f"{t.name} falls {plural(fall, 'square')}: saves vs ARM {arm} → {_dice(saves)}.",
+            dice=tuple(saves),
+        )
     )
     st.stack.append({"t": "fall", "by": f["by"], "target": t.id, "dice": saves, "re": [False] * fall,
                      "stat": arm, "step": "reroll"})  # fmt: skip

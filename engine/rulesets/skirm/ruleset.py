@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 from engine.core import Command, Decision, Event, Hints, Outcome, ScenarioInfo
 from engine.dice import Rng
 from engine.errors import SetupError
+from engine.grammar import plural
 from engine.ruleset import Chooser, OptionSpec, Ruleset, SetupOptions, register
 from engine.rulesets.skirm import actions as A
 from engine.rulesets.skirm import hints as H
@@ -259,7 +260,7 @@ class Skirm(Ruleset):
         fid = squad.get("faction", "")
         fname = factions()[fid].name if fid in factions() else fid
         lines = [f"{squad.get('name', 'Squad')} ({fname}): {record.get('ep', 100)} EP available, "
-                 f"{record.get('missions', 0)} mission(s), {record.get('wins', 0)} win(s)."]  # fmt: skip
+                 f"{plural(record.get('missions', 0), 'mission')}, {plural(record.get('wins', 0), 'win')}."]  # fmt: skip
         types = [u.get("type", "?") for u in squad.get("units", [])]
         if fid in factions():
             types = [factions()[fid].units[t].name if t in factions()[fid].units else t for t in types]
