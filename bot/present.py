@@ -144,9 +144,10 @@ def step_lines(played: Played, above: list[str] | None = None) -> list[str]:
     run = next((_run_of(line) for line in reversed(above or []) if line.startswith("**")), None)
     for step in played.steps:
         header = step_header(played.row, step, played.names)
-        if not (step.events and run is not None and _run_of(header) == run):
+        key = _run_of(header)
+        if key is None or key != run or not step.events:
             lines.append(header)
-            run = _run_of(header)
+        run = key
         lines.extend(event_line(e) for e in step.events)
     return lines
 
