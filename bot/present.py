@@ -89,22 +89,23 @@ def next_field(row: GameRow, decisions: list[Decision], names: dict[str, str] | 
     return clip(lines, 1000) or "—"
 
 
-def cooperative(ruleset_id: str) -> bool:
-    """True for a game the seats play together (its rounds are played in the open: ``hidden_submissions``
-    False), whose result is the crew's, not a winner's."""
+def players_side(ruleset_id: str) -> str:
+    """The name of the one side every seat plays on against the game itself ("the crew"), or "" for a game
+    the seats play against each other."""
     try:
-        return not getattr(find_ruleset(ruleset_id), "hidden_submissions", True)
+        return str(getattr(find_ruleset(ruleset_id), "players_side", ""))
     except Exception:
-        return False
+        return ""
 
 
 def result_text(row: GameRow, result: dict[str, Any]) -> str:
-    """A finished game's result: the reason, then the winners (or, co-operatively, the crew's fate)."""
+    """A finished game's result: the reason, then the winners (or, against the game, the side's fate)."""
     winners = result.get("winners") or []
     reason = result.get("reason", "")
-    if cooperative(row.ruleset) and row.status != "aborted":
+    side = players_side(row.ruleset)
+    if side and row.status != "aborted":
         crew = ", ".join(who(row, s) for s in row.seats if row.seats.get(s) is not None)
-        fate = "The crew succeeded" if winners else "The crew failed"
+        fate = f"{side[:1].upper()}{side[1:]} {'won' if winners else 'lost'}"
         return f"{reason}\n{fate}: {crew}".strip()
     won = ", ".join(who(row, s) for s in winners) if winners else "nobody (draw)"
     return f"{reason}\nWinner: {won}"

@@ -75,6 +75,10 @@ class Ruleset(ABC):
     # Simultaneous decisions: keep each seat's submitted command text from the others until the game
     # ends (a secret pick) or show it at once (an open, co-operative round).
     hidden_submissions: ClassVar[bool] = True
+    # Set when every seat plays on one side against the game itself (a heist crew, a party of heroes): the
+    # side's name as results read it ("the crew"). A result without winners is then the side's defeat,
+    # never a draw.
+    players_side: ClassVar[str] = ""
 
     @abstractmethod
     def scenarios(self) -> list[ScenarioInfo]:

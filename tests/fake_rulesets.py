@@ -59,6 +59,7 @@ class Crew(Ruleset):
     min_seats = 3
     campaign_scope = "server"
     hidden_submissions = False  # a co-operative game: answers are shown as they come
+    players_side = "the crew"
 
     def scenarios(self) -> list[ScenarioInfo]:
         return [ScenarioInfo("bank", "The bank", "Grab the bags.")]

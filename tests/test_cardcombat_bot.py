@@ -46,6 +46,13 @@ async def test_two_heroes_play_a_scenario_to_its_end(harness: Harness) -> None:
     game = load_game(row.snapshot)
     assert game.outcome is not None
     assert game.replay().to_json() == game.to_json()
+    # The heroes play against the game: a result without winners is their defeat, never a draw.
+    results = [
+        f["value"] for r in h.replies for e in r.embeds for f in e.get("fields", []) if f["name"] == "Result"
+    ]
+    assert results and game.outcome.reason in results[-1]
+    fate = "The heroes won" if game.outcome.winners else "The heroes lost"
+    assert fate in results[-1] and "draw" not in results[-1] and "Winner" not in results[-1]
     for reply in h.replies:
         for _name, blob in reply.files:
             w, hgt = png_size(blob)

@@ -46,6 +46,18 @@ def test_initiative_tie_goes_to_heroes() -> None:
     assert kinds.index(("hero", 3)) < kinds.index(("enemy", 3))
 
 
+def test_the_initiative_line_names_heroes_and_enemy_types_as_players_read_them() -> None:
+    game = two_heroes(seed=6)
+    st: CCState = game.state
+    st.decks = {t: {"draw": [0], "discard": []} for t in ("skeleton", "shadow")}
+    game.apply("hero1", "commit warrior cleave")  # speed 3
+    text = "\n".join(e.text for e in game.apply("hero2", "commit mage rest"))
+    line = next(t for t in text.splitlines() if t.startswith("Initiative:"))
+    # Shadow's card 0 has speed 8, the skeleton's 3; a hero wins the tie.
+    assert line.startswith("Initiative: Shadow 8, ") and "Human Warrior 3, Skeleton 3" in line
+    assert "warrior" not in line and "skeleton 3" not in line
+
+
 def test_spent_cards_cool_down_and_discards_are_gone() -> None:
     game = two_heroes()
     st: CCState = game.state

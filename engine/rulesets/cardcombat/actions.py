@@ -179,7 +179,7 @@ def reveal(st: CCState, events: list[Event]) -> None:
     st.phase = "turns"
     st.turn_index = 0
     st.log = []
-    events.append(Event("Initiative: " + ", ".join(f"{o[1]} {o[2]}" for o in st.order) + ".", board=True))
+    events.append(Event(f"Initiative: {R.initiative_text(st, ', ')}.", board=True))
     advance(st, events)
 
 

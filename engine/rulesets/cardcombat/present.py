@@ -140,7 +140,7 @@ def scene(st: CCState, seat: str | None) -> Scene:
                                dim=f["id"] in order_pos and order_pos[f["id"]] < st.turn_index - 1))  # fmt: skip
     lines = [f"Round {st.round}/{st.scenario['rounds']} · level {st.scenario['level']} · {st.phase}"]
     if st.order:
-        lines.append("Initiative: " + " > ".join(f"{o[1]} {o[2]}" for o in st.order))
+        lines.append("Initiative: " + R.initiative_text(st, " > "))
     if st.phase == "commit":
         waiting = [f["id"] for f in R.alive(st) if f["kind"] == "hero" and f["id"] not in st.commits]
         lines.append("Committing: " + (", ".join(waiting) or "-"))

@@ -111,6 +111,20 @@ def occupant(st: CCState, c: Cell) -> dict[str, Any] | None:
     return None
 
 
+def initiative_text(st: CCState, sep: str) -> str:
+    """The round's initiative order as players read it: each hero, summon or enemy type by name with its
+    speed, joined by ``sep``."""
+    parts = []
+    for kind, ident, speed in st.order:
+        if kind == "enemy":
+            name = enemies()[ident].name
+        else:
+            f = st.figures.get(ident)
+            name = f["name"] if f else ident
+        parts.append(f"{name} {speed}")
+    return sep.join(parts)
+
+
 def side(f: dict[str, Any]) -> str:
     """'party' for heroes and summons, 'enemy' for enemies."""
     return "enemy" if f["kind"] == "enemy" else "party"

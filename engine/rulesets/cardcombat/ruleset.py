@@ -30,6 +30,7 @@ class CardCombat(Ruleset):
     content_version = "2"  # 2: doors, The Blood Price and the generator's doors (a seed makes another map)
     campaign_scope: ClassVar[str] = "player"
     hidden_submissions: ClassVar[bool] = True
+    players_side: ClassVar[str] = "the heroes"
     summary: ClassVar[str] = (
         "Co-operative dungeon fights for 1-4 heroes: commit up to two action cards a round in secret, act in "
         "stamina order, and beat the game's enemies before the rounds run out."

@@ -136,6 +136,7 @@ class Heist(Ruleset):
     content_version = "1"
     campaign_scope = "server"
     hidden_submissions: ClassVar[bool] = False  # the crew plays openly: every command is shown as played
+    players_side: ClassVar[str] = "the crew"
     confirm_verbs: ClassVar[frozenset[str]] = frozenset({"escape"})  # calling the escape cannot be undone
     summary: ClassVar[str] = (
         "3-4 thieves against the building: plan a route, roll for actions each round, keep the noise down "
