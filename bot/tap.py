@@ -13,6 +13,7 @@ a given game version.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from engine import Command
@@ -46,6 +47,19 @@ def _stem(c: Command, word: str) -> str:
     label = c.label or c.text
     out = label.replace(f"({word})", "").replace(word, "")
     return " ".join(out.split()).strip(" ,:;-—(")
+
+
+def group_name(narrowed: str, commands: list[Command]) -> str:
+    """What a group of commands is called in a menu: the words their labels share ("Rally" for "Rally
+    (speed 2)" and "Rally, then Cleave (speed 5)"), else the command words they share (``narrowed``)."""
+    labels = [c.label for c in commands]
+    if not all(labels):
+        return narrowed
+    shared = os.path.commonprefix(labels)
+    if not all(len(x) == len(shared) or not x[len(shared)].isalnum() for x in labels):
+        shared = shared.rsplit(" ", 1)[0] if " " in shared else ""  # back to a whole word
+    shared = shared.strip(" ,:;-—(")
+    return shared if len(shared) >= 3 else narrowed
 
 
 def subgroups(commands: list[Command], depth: int) -> list[tuple[str, list[Command]]]:
@@ -111,7 +125,8 @@ def entries(commands: list[Command], path: str = "") -> list[Entry]:
             out.append(_play(cs[0]))
         else:
             narrowed = " ".join([*prefix, word])
-            out.append(Entry(f"{narrowed} … ({len(cs)})"[:MAX_TEXT], f">{narrowed}"[:MAX_TEXT], len(cs)))
+            name = group_name(narrowed, cs)
+            out.append(Entry(f"{name} … ({len(cs)})"[:MAX_TEXT], f">{narrowed}"[:MAX_TEXT], len(cs)))
     return out
 
 

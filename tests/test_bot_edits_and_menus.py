@@ -102,6 +102,41 @@ def test_menus_group_by_verb_then_argument_and_fit_25() -> None:
     assert reached == {c.text for c in legal}
 
 
+def test_a_group_is_named_by_the_words_its_labels_share() -> None:
+    cards = {"rally": ("Rally", 2), "cleave": ("Cleave", 3), "charge": ("Charge", 2)}
+    legal = [command("commit warrior rest", "Human Warrior: play no card")]
+    for a, (name, speed) in cards.items():
+        legal.append(command(f"commit warrior {a}", f"{name} (speed {speed})"))
+        for b, (other, more) in cards.items():
+            if a != b:
+                legal.append(
+                    command(f"commit warrior {a} {b}", f"{name}, then {other} (speed {speed + more})")
+                )
+    top = tap.entries(legal)
+    # "commit warrior" is the one kind of command: its menu lists the cards, each group by its card's name.
+    assert [e.label for e in top] == [
+        "Human Warrior: play no card",
+        "Rally … (3)",
+        "Cleave … (3)",
+        "Charge … (3)",
+    ]
+    assert top[1].value == ">commit warrior rally"
+    # Labels that share only part of a word, or no label at all, fall back to the command's words.
+    assert (
+        tap.group_name(
+            "move kit", [command("move kit a1", "Kitsune to a1"), command("move kit a2", "Kit to a2")]
+        )
+        == "move kit"
+    )
+    assert tap.group_name("deploy oni", [command("deploy oni a1"), command("deploy oni a2")]) == "deploy oni"
+    assert (
+        tap.group_name(
+            "move oni", [command("move oni a1", "Oni moves to a1"), command("move oni b2", "Oni moves to b2")]
+        )
+        == "Oni moves to"
+    )
+
+
 def test_autocomplete_hides_no_kind_of_command() -> None:
     legal = [command(f"move oni {c}{r}", f"Oni moves to {c}{r}") for c in "abcdefgh" for r in range(1, 9)]
     legal += [command(f"shoot oni {t}") for t in ("kappa", "tengu")]
