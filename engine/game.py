@@ -21,6 +21,9 @@ from engine.ruleset import GameState, Ruleset, SetupOptions, find_ruleset
 from engine.scene import Scene
 
 SCHEMA_VERSION = 1
+# No ruleset's command comes near this (the longest are about 40 characters), and a slash command's choice
+# value cannot exceed 100: longer text is pasted garbage, refused without echoing it back.
+MAX_COMMAND_LENGTH = 100
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,12 @@ class Game:
         if not text or not text.strip():
             raise RuleError("Type a command; the list of legal commands shows what you can do now.")
         typed = " ".join(text.split())
+        if len(typed) > MAX_COMMAND_LENGTH:
+            legal = self.legal_commands(seat)
+            like = f", like '{legal[0].text}'" if legal else ""
+            raise UnknownCommand(
+                f"That is not a command: commands are a few words{like}, and this is {len(typed)} characters long."
+            )
         try:
             return self.ruleset.parse(self.state, seat, typed)
         except (UnknownCommand, IllegalCommand) as error:

@@ -18,3 +18,14 @@ def test_mistyped_verb_and_argument_get_a_suggestion() -> None:
     with pytest.raises(UnknownCommand) as garbage:  # nothing close: the rule's own message, unchanged
         game.parse("resistance", "xyzzy")
     assert "Did you mean" not in str(garbage.value) and "Commands:" in str(garbage.value)
+
+
+def test_pasted_text_far_longer_than_any_command_is_refused_without_being_echoed() -> None:
+    game = new_game("escape", seats={"resistance": None, "isc": None}, seed=1)
+    pasted = "é" * 300
+    with pytest.raises(UnknownCommand) as long:
+        game.parse("resistance", pasted)
+    said = str(long.value)
+    assert "é" not in said and "300 characters" in said and "like 'crate " in said and len(said) < 150
+    with pytest.raises(IllegalCommand):  # a long tail after a real command still gets the rule's own answer
+        game.parse("resistance", "crate a1 " + "x" * 80)

@@ -63,6 +63,17 @@ def test_a_backward_step_cannot_be_afforded_with_one_ap() -> None:
     assert g.to_json() == before
 
 
+def test_extra_words_after_a_move_are_named_as_such_not_as_a_step_it_cannot_afford() -> None:
+    g = game()
+    place(g, "ann", "e5", "n")
+    before = g.to_json()
+    with pytest.raises(IllegalCommand) as refused:
+        g.apply("team", "move ann e4 e and then some")
+    assert "Too many words" in str(refused.value) and "AP" not in str(refused.value)
+    assert "at most 3 words" in str(refused.value)
+    assert g.to_json() == before
+
+
 def test_figures_finish_before_the_next_starts() -> None:
     g = game()
     place(g, "ann", "e5", "n")

@@ -14,6 +14,7 @@ from dataclasses import replace
 from engine.core import Command, Event
 from engine.errors import IllegalCommand, NotYourTurn, RuleError, UnknownCommand
 from engine.geometry.square import Cell, cell_name, parse_cell
+from engine.grammar import plural
 from engine.rulesets.escapepath import geometry as G
 from engine.rulesets.escapepath import rules as R
 from engine.rulesets.escapepath.board import can_fire, name, occupancy, scen
@@ -231,6 +232,9 @@ def _why_not(st: PathState, f: Figure, verb: str, args: list[str], options: list
     s = scen(st)
     same = [c.text for c in options if c.verb == verb][:6]
     hint = f" Possible: {'; '.join(same)}." if same else ""
+    longest = max((c for c in options if c.verb == verb), key=lambda c: len(c.args), default=None)
+    if longest is not None and len(args) > len(longest.args):
+        return f"Too many words: '{verb}' takes at most {plural(len(longest.args), 'word')} after it, like '{longest.text}'."
     if verb in ("move", "jump", "retreat", "enter") and len(args) >= 2:
         try:
             c = parse_cell(args[1], s.width, s.height)
