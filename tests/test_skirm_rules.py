@@ -82,7 +82,8 @@ def test_roll_off_lowest_wins_and_ties_are_rolled_again():
     game = new_game("skirm", seed=3, dice=[4, 4, 5, 2])
     st = state(game)
     assert st.placer == "player2"
-    assert "4 v 4, then 5 v 2" in st.intro
+    first, second = st.squads["player1"]["name"], st.squads["player2"]["name"]
+    assert f"(lowest wins) {first} 4, {second} 4, a tie; then 5 v 2: {second} picks a zone" in st.intro
     assert game.awaiting()[0].kind == "setup"
 
 

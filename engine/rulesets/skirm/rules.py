@@ -64,9 +64,14 @@ def roll_off(st: SkirmState) -> tuple[str, list[tuple[int, int]]]:
             return (SEATS[0] if a < b else SEATS[1]), rolls
 
 
-def roll_text(rolls: list[tuple[int, int]]) -> str:
-    """Roll-off dice as text: ``3 v 5`` (ties listed first)."""
-    return ", then ".join(f"{a} v {b}" for a, b in rolls)
+def roll_text(rolls: list[tuple[int, int]], names: tuple[str, str]) -> str:
+    """Roll-off dice as players read them, each die by its squad's name: "(lowest wins) Strike Team Ardent
+    4, The Red Choir 4, a tie; then 5 v 2" (the re-rolls in seat order)."""
+    (a, b), *again = rolls
+    text = f"(lowest wins) {names[0]} {a}, {names[1]} {b}"
+    if again:
+        text += ", a tie; then " + ", then ".join(f"{x} v {y}" for x, y in again)
+    return text
 
 
 # -- action points and orders ------------------------------------------------------------------------------
@@ -159,7 +164,8 @@ def start_turn(st: SkirmState, ev: list[Event]) -> None:
     ev.append(Event(f"— Turn {st.turn} of {TURNS} —", kind="turn"))
     winner, rolls = roll_off(st)
     st.initiative = winner
-    ev.append(Event(f"Initiative roll-off {roll_text(rolls)}: {squad_name(st, winner)} has the initiative.",
+    names = (squad_name(st, SEATS[0]), squad_name(st, SEATS[1]))
+    ev.append(Event(f"Initiative roll-off {roll_text(rolls, names)}: {squad_name(st, winner)} has the initiative.",
                     kind="initiative", dice=tuple(d for r in rolls for d in r)))  # fmt: skip
     for seat in SEATS:
         n = BASE_ORDERS + leader_dice(st, seat)

@@ -116,7 +116,8 @@ class Skirm(Ruleset):
         winner, rolls = R.roll_off(st)
         st.placer = winner
         st.phase = "zone"
-        st.intro = f"Deployment roll-off {R.roll_text(rolls)}: {squads[winner]['name']} picks a zone and deploys first."
+        names = (squads[R.SEATS[0]]["name"], squads[R.SEATS[1]]["name"])
+        st.intro = f"Deployment roll-off {R.roll_text(rolls, names)}: {squads[winner]['name']} picks a zone and deploys first."
         return st
 
     def load_state(self, data: dict[str, Any]) -> SkirmState:
