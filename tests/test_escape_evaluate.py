@@ -155,8 +155,9 @@ def test_evasion_a_second_runner_s_walk_counts_for_more_than_a_reserve() -> None
 def test_evasion_a_long_walk_is_a_long_exposure_even_with_turns_to_spare() -> None:
     # Turn 1 of 10: the clock does not press, but every turn on the way is a turn the I.S.C. may catch the
     # runner, so one near the airlock is worth far more than one still at the start.
-    near = _score({"jimmy": "p8", "oni": "k20"}, "evasion")
-    far = _score({"jimmy": "c3", "oni": "k20"}, "evasion")
+    # s10 is a step from Airlock 2; m2, in the Hangar, is far from every exit (Airlocks 2, 3 and 4).
+    near = _score({"jimmy": "s10", "oni": "k20"}, "evasion")
+    far = _score({"jimmy": "m2", "oni": "k20"}, "evasion")
     assert near - far > 0.17
 
 

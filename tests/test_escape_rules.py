@@ -523,7 +523,7 @@ def test_equipment_is_dropped_on_a_free_periphery_square_in_sight_for_a_movement
 
 
 def test_leaving_the_board_by_the_scenario_airlock_takes_a_movement_action():
-    # Evasion: the Resistance leaves by Airlock 2 (t10, t11) or 3 (j20, k20).
+    # Evasion: the Resistance leaves by Airlock 2 (t10, t11), 3 (j20, k20) or 4 (a10, a11).
     game = arena({"rook": "t12", "jimmy": "k20", "mamushi": "h2"}, scenario="evasion")
     st = state(game)
     with pytest.raises(IllegalCommand, match="access square of the exit airlock"):
@@ -535,6 +535,18 @@ def test_leaving_the_board_by_the_scenario_airlock_takes_a_movement_action():
     game.apply("isc", "activate mamushi")
     with pytest.raises(IllegalCommand, match="does not let that side leave"):
         game.apply("isc", "leave mamushi")
+
+
+def test_evasion_s_third_exit_is_airlock_4_west_next_to_the_quarters():
+    # Ruling 39: Evasion's exits are Airlocks 2, 3 and 4 (a10, a11); the central airlock is not one.
+    game = arena({"jimmy": "a12", "mira": "j11", "mamushi": "h2"}, scenario="evasion")
+    st = state(game)
+    game.apply("resistance", "move jimmy a11")
+    game.apply("resistance", "leave jimmy")
+    assert st.units["jimmy"].status == "escaped"
+    other = arena({"mira": "j11", "mamushi": "h2"}, scenario="evasion")
+    with pytest.raises(IllegalCommand, match="access square of the exit airlock"):
+        other.apply("resistance", "leave mira")  # j11 is by the central airlock (j10, k10)
 
 
 def test_no_exit_in_a_scenario_without_one():
