@@ -790,29 +790,40 @@ def next_target(st: CCState, events: list[Event]) -> None:
             p["targets"].pop(0)
             continue
         act = action_from(p["act"])
-        adv = has(tgt, "stunned") or has(tgt, "confused")
+        adv = next((s for s in ("stunned", "confused") if has(tgt, s)), "")
+        if adv:
+            p["adv"] = adv
         st.attacks.append([*atk["pos"], *tgt["pos"]])
         if act.kind == "ranged" and not act.range:
-            a, ra = die(st, adv)
-            b, rb = die(st, adv)
+            a, ra = die(st, bool(adv))
+            b, rb = die(st, bool(adv))
             p["dice"] = [a, b]
             p["raw"] = ra + rb
             if atk["kind"] == "hero":
                 p["stage"] = "split"
                 d_away = chebyshev(pos(atk), pos(tgt))
-                events.append(Event(f"{atk['name']} rolls {a} and {b} against {tgt['name']} ({d_away} away): "
-                                    "choose the range die and the damage die.", "attack", tuple(ra + rb)))  # fmt: skip
+                events.append(Event(f"{atk['name']} rolls {a} and {b}{advantage_note(p, tgt)} against {tgt['name']} "
+                                    f"({d_away} away): choose the range die and the damage die.", "attack",
+                                    tuple(ra + rb)))  # fmt: skip
                 return
             r, d = enemy_split(st, atk, tgt, act, a, b)
             p["range_die"], p["dmg_die"] = r, d
         else:
-            d, raw = die(st, adv)
+            d, raw = die(st, bool(adv))
             p["dice"] = [d]
             p["raw"] = raw
             p["range_die"], p["dmg_die"] = None, d
         if check_miss(st, events):
             return
     close_attack(st)
+
+
+def advantage_note(p: dict[str, Any], tgt: dict[str, Any]) -> str:
+    """Why the attack's dice were rolled twice each, the better kept (the target is stunned or confused), as
+    a note for the narration ("" when they were not)."""
+    if not p.get("adv"):
+        return ""
+    return f" (each die the better of two: {tgt['name']} is {p['adv']})"
 
 
 def enemy_split(
@@ -889,11 +900,12 @@ def finish_target(st: CCState, events: list[Event]) -> None:
         p["targets"].pop(0)
         return
     if missed(st, atk, tgt, act):
-        events.append(Event(f"{what}: die {p['dmg_die']}, a miss.", "attack", dice))
+        events.append(Event(f"{what}: die {p['dmg_die']}{advantage_note(p, tgt)}, a miss.", "attack", dice))
     else:
         dmg, pierce = damage_of(st, atk, tgt, act, int(p["dmg_die"]), int(p["mods"].get("damage", 0)))
         dmg = max(0, dmg - int(p.get("penalty", 0)))
         note = f"die {p['dmg_die']}" + (f" (range {p['range_die']})" if p.get("range_die") else "")
+        note += advantage_note(p, tgt)
         blocked = 0
         defence_dice: tuple[int, ...] = ()
         if pierce:
@@ -921,7 +933,7 @@ def finish_target(st: CCState, events: list[Event]) -> None:
     if tgt["hp"] > 0 and (act.push or act.pull):
         shove(st, atk, tgt, act.push or act.pull, away=bool(act.push), events=events)
     p["targets"].pop(0)
-    for k in ("dice", "raw", "range_die", "dmg_die", "penalty", "stage"):
+    for k in ("dice", "raw", "range_die", "dmg_die", "penalty", "stage", "adv"):
         p.pop(k, None)
 
 
