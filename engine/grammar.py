@@ -36,3 +36,10 @@ def with_article(word: str) -> str:
 def plural(n: int, noun: str, many: str | None = None) -> str:
     """``n`` and ``noun`` agreeing: ``1 chit``, ``0 chits``, ``3 chits`` (``many`` for irregular plurals)."""
     return f"{n} {noun if n == 1 else many or noun + 's'}"
+
+
+def joined(items: list[str], last: str = "and") -> str:
+    """Items as a phrase: ``A``, ``A and B``, ``A, B and C`` (``last`` is the final joining word)."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"

@@ -9,7 +9,7 @@ import re
 import pytest
 
 import engine
-from engine.grammar import article, plural, with_article
+from engine.grammar import article, joined, plural, with_article
 
 # "a" before a vowel sound: a vowel letter (bar words said with a "y" or "w" sound), an 8, an 11, an 18.
 A_BEFORE_VOWEL = re.compile(r"\b[aA] (?!one|once|uni|use|usa|eu|ewe)([aeiouAEIOU8]|11\b|18\b)")
@@ -32,6 +32,12 @@ def test_plural_agrees_with_the_count() -> None:
         and plural(0, "chit") == "0 chits"
         and plural(2, "die", "dice") == "2 dice"
     )
+
+
+def test_joined_reads_as_a_phrase() -> None:
+    assert joined([]) == "" and joined(["Orc"]) == "Orc"
+    assert joined(["Elf Mage", "Human Warrior"]) == "Elf Mage and Human Warrior"
+    assert joined(["a", "b", "c"], "or") == "a, b or c"
 
 
 def test_the_pattern_catches_the_old_mistake() -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.core import Event, Outcome
 from engine.geometry.square import Cell, cell_name, chebyshev, line_of_sight, parse_cell
+from engine.grammar import joined
 from engine.memo import Memo
 from engine.rulesets.cardcombat.content import (
     CHESTS,
@@ -1092,7 +1093,7 @@ def pick_targets(
             roll = st.rng.roll()
             choice = tied[(roll - 1) % len(tied)]
             if events is not None:
-                names = ", ".join(g["name"] for g in tied)
+                names = joined([g["name"] for g in tied])
                 events.append(Event(f"{e['name']} rolls {roll} to choose between {names}: {choice['name']}.",
                                     dice=(roll,)))  # fmt: skip
         out.append(choice)
