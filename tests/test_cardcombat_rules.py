@@ -124,7 +124,7 @@ def test_stunned_or_confused_target_rolls_twice_keeps_better(status: str) -> Non
     said = " ".join(e.text for e in hit(st, hero, orc, "melee"))
     assert orc["hp"] == 15
     # The narration says why two dice were rolled for one (their icons show both).
-    assert f"die 5 (each die the better of two: Orc is {status})" in said
+    assert f"die 5 (the better of two dice: Orc is {status})" in said
 
 
 def test_strengthened_target_and_confused_attacker_miss_on_two() -> None:

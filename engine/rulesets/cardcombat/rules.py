@@ -824,7 +824,8 @@ def advantage_note(p: dict[str, Any], tgt: dict[str, Any]) -> str:
     a note for the narration ("" when they were not)."""
     if not p.get("adv"):
         return ""
-    return f" (each die the better of two: {tgt['name']} is {p['adv']})"
+    which = "each the better of two dice" if len(p.get("dice", ())) > 1 else "the better of two dice"
+    return f" ({which}: {tgt['name']} is {p['adv']})"
 
 
 def enemy_split(
