@@ -794,6 +794,8 @@ def next_target(st: CCState, events: list[Event]) -> None:
         adv = next((s for s in ("stunned", "confused") if has(tgt, s)), "")
         if adv:
             p["adv"] = adv
+        else:  # a target skipped as out of reach leaves its keys behind
+            p.pop("adv", None)
         st.attacks.append([*atk["pos"], *tgt["pos"]])
         if act.kind == "ranged" and not act.range:
             a, ra = die(st, bool(adv))
@@ -857,8 +859,7 @@ def check_miss(st: CCState, events: list[Event]) -> bool:
             return True
         if atk["kind"] == "enemy" and (atk.get("captain") or atk.get("boss")) and not atk.get("reroll_used"):
             atk["reroll_used"] = True
-            adv = has(tgt, "stunned") or has(tgt, "confused")
-            d, raw = die(st, adv)
+            d, raw = die(st, bool(p.get("adv")))
             events.append(Event(f"{atk['name']} rolls {p['dmg_die']} against {tgt['name']}, a miss, and re-rolls "
                                 f"it: {d}, for 2 less damage.", "attack",
                                 tuple(int(x) for x in p["raw"]) + tuple(raw)))  # fmt: skip
