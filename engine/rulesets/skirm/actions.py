@@ -1069,11 +1069,11 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool, unchecked: bool =
             out = []
             groups.append(Group(out))
     ux, uy = u.pos
-    enemies = [v for v in st.units.values() if v.seat != u.seat and B.on_map(v) and v.pos is not None]
     shoot_ok = not can_shoot_now(st, u, occ)
-    # Chebyshev distances inline: these lines run for every listing of every self-play and search step.
-    far = {v.id: max(abs(v.pos[0] - ux), abs(v.pos[1] - uy)) for v in enemies if v.pos is not None}
-    touching = [v for v in enemies if far[v.id] == 1]  # melee needs that
+    # (square, enemy, Chebyshev distance) of the enemies on the map, inline: these lines run for every
+    # listing of every self-play and search step.
+    enemies = [(c, v, max(abs(c[0] - ux), abs(c[1] - uy))) for c, v in occ.items() if v.seat != u.seat]
+    touching = [v for _, v, d in enemies if d == 1]  # melee needs that
     for wid in u.weapons:
         w = R.wp(wid)
         if w.ranged and shoot_ok and (cost := afford("shoot", w)) is not None:
@@ -1087,7 +1087,7 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool, unchecked: bool =
                 cells = sorted(c for c in near.union(close) if max(abs(c[0] - ux), abs(c[1] - uy)) <= reach_w
                                and (c not in occ or occ[c].seat != u.seat))  # fmt: skip
             else:  # out of range is one of shot_problem's refusals: skip those early
-                cells = sorted(v.pos for v in enemies if v.pos is not None and far[v.id] <= reach_w)
+                cells = sorted(c for c, _, d in enemies if d <= reach_w)
             if unchecked:  # the shots in a group of their own, in the same place of the listing
                 groups.append(Group(cells, _shot_maker(u, w, cost, occ), _shot_checker(st, u, w, occ)))
                 out = []

@@ -309,8 +309,10 @@ def move_squares_by_budget(
         squares = found.squares.get(budget)
         if squares is None:
             cost, cells = found.cost, CELLS
+            if not found.squares:
+                found.reached.sort()  # square order (the order found no longer matters once explored)
             squares = found.squares[budget] = [
-                cells[i] for i in sorted(found.reached) if cost[i] <= budget and cells[i] not in occ
+                cells[i] for i in found.reached if cost[i] <= budget and cells[i] not in occ
             ]  # the unit's own square is in ``occ``
         out.append(squares)
     return out
@@ -340,8 +342,9 @@ _FAR = 1 << 30  # the cost of a square not reached
 
 class Explored:
     """Cheapest costs from a unit's square, by square index (``x * SIZE + y``): ``cost`` (``_FAR`` if not
-    reached) and ``prev`` (the previous square, -1 for none) of every square, the squares ``reached`` in
-    the order found, and :func:`move_squares`'s answers by budget once asked."""
+    reached) and ``prev`` (the previous square, -1 for none) of every square, the squares ``reached`` (in
+    the order found, then in square order once :func:`move_squares` was asked), and :func:`move_squares`'s
+    answers by budget once asked."""
 
     __slots__ = ("budget", "cost", "prev", "reached", "squares")
 
@@ -430,16 +433,17 @@ def _dijkstra(
                 continue
             for n, step, door, s1, s2 in table[c]:
                 nc = k + step
-                if nc > budget or foe[n] or (door is not None and not doors[door]):
+                # Cheapest test first: most neighbours of a settled square are already as cheap.
+                old = cost[n]
+                if nc >= old or nc > budget or foe[n] or (door is not None and not doors[door]):
                     continue
                 if s1 >= 0 and (occupied[s1] or occupied[s2]):
                     continue
-                if nc < cost[n]:
-                    if cost[n] == _FAR:
-                        reached.append(n)
-                    cost[n] = nc
-                    prev[n] = c
-                    buckets[nc].append(n)
+                if old == _FAR:
+                    reached.append(n)
+                cost[n] = nc
+                prev[n] = c
+                buckets[nc].append(n)
     return cost, prev, reached
 
 
