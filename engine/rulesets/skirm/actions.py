@@ -1048,13 +1048,15 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool, unchecked: bool =
 
     nimble = R.has(u, "NMB")
     crawler = crawl_ranger(u, "crawl" if u.state == DOWNED else "move")
-    moves = [v for v in (("crawl",) if u.state == DOWNED else ("move", "dash")) if afford(v) is not None]
+    moves = []  # (verb, cost, squares of movement) of each move the purse covers
+    for verb in ("crawl",) if u.state == DOWNED else ("move", "dash"):
+        if (cost := afford(verb)) is not None:
+            moves.append((verb, cost, move_budget(st, u, verb)))
     if moves:
-        budgets = tuple(move_budget(st, u, verb) for verb in moves)
+        budgets = tuple([budget for _, _, budget in moves])
         found = B.move_squares_by_budget(st, u, budgets, nimble=nimble, ranger=crawler, occ=occ)
-        for verb, squares in zip(moves, found, strict=True):
-            move_cost = R.action_cost(st, u, KEYS[verb], BASE_COST[verb])
-            groups.append(Group(squares, _move_maker(u, verb, move_cost)))
+        for (verb, cost, _), squares in zip(moves, found, strict=True):
+            groups.append(Group(squares, _move_maker(u, verb, cost)))
     groups.append(Group(out))
     if u.state == DOWNED:
         cost = afford("recover")
