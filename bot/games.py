@@ -21,9 +21,9 @@ from bot import choices
 from bot.config import Config
 from bot.errors import Refusal, Stale
 from bot.store import CampaignRecord, ChannelBusy, GameRow, LoggedCommand, Schedule, Store, state_snapshot
-from bot.thinking import Thinker
+from bot.thinking import Thinker, watcher
 from engine import RULESETS, Command, Decision, Event, Game, find_ruleset, load_game, new_game
-from engine.ai.levels import DEFAULT_LEVEL, check_level
+from engine.ai.levels import DEFAULT_LEVEL, LEVELS, check_level
 from engine.core import Outcome
 from engine.errors import SetupError
 from engine.ruleset import Ruleset
@@ -165,14 +165,32 @@ async def bot_steps(game: Game, thinker: Thinker | None = None) -> list[Step]:
     With a ``thinker``, search levels think in its worker processes, off the event loop.
     """
     steps: list[Step] = []
+    watch = watcher.get()
+    names = seat_names(game) if watch is not None else {}
     while True:
         seat = game.next_bot_seat()
         if seat is None:
             return steps
         secret = is_secret(game, seat)
+        level = game.bot_level(seat)
+        if watch is not None and LEVELS.get(level) is not None:  # a search: this one takes time
+            await watch(bot_label(seat, names, level), [bot_move_line(s, names) for s in steps])
         command = await thinker.command(game, seat) if thinker else game.bot_command(seat)
         events = game.apply(seat, command)
         steps.append(Step(seat, None, game.log[-1].text, events, auto=BOT, secret=secret))
+
+
+def bot_label(seat: str, names: dict[str, str], level: str = "") -> str:
+    """A seat of the game's own player as progress shows it: "🤖 p3, Jimmy (hard)"."""
+    named = f"{seat}, {names[seat]}" if seat in names else seat
+    return f"🤖 {named}" + (f" ({level})" if level else "")
+
+
+def bot_move_line(step: Step, names: dict[str, str]) -> str:
+    """A command of the game's own player as progress shows it (a hidden choice stays hidden)."""
+    if step.secret:
+        return f"{bot_label(step.seat, names)} made a hidden choice"
+    return f"{bot_label(step.seat, names)}: `{step.text}`"
 
 
 def bot_level(typed: str) -> str:

@@ -25,7 +25,7 @@ import discord
 
 from bot import present, render
 from bot.app import App
-from bot.deadline import acknowledge, drop_placeholder, holds_placeholder, placeholder_replaced
+from bot.deadline import acknowledge, drop_placeholder, holds_placeholder, posted_after_placeholder
 from bot.errors import Refusal, ReplyFailed
 from bot.games import Played
 from bot.views import lobby_view, turn_view
@@ -259,7 +259,7 @@ class Replier:
             return sent.id, image
         if interaction.response.is_done():
             followup = await interaction.followup.send(wait=True, **kwargs)
-            placeholder_replaced(interaction)
+            await posted_after_placeholder(interaction)
             return followup.id, image
         response = await interaction.response.send_message(**kwargs)
         return response.message_id, image

@@ -14,7 +14,9 @@ import logging
 import multiprocessing
 import os
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from contextvars import ContextVar
 
 from engine import Command, Game, load_game
 from engine.ai.levels import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS
@@ -22,6 +24,13 @@ from engine.ai.levels import DEFAULT_LEVEL, DEFAULT_SECONDS, LEVELS
 log = logging.getLogger("escapade.thinking")
 
 WORKER_NICENESS = 5  # workers yield the CPU to the bot's own process when both want it
+
+# Who watches the game's own players think through a run of decisions, if anyone: called before each
+# search-level decision with the seat about to think (worded, e.g. "🤖 p3, Jimmy (hard)") and what the
+# game's own players played so far in this request (worded, hidden choices hidden). The reply layer sets it
+# for the request it answers (:func:`bot.deadline.in_time`), so a long run shows its progress.
+ProgressHook = Callable[[str, Sequence[str]], Awaitable[None]]
+watcher: ContextVar[ProgressHook | None] = ContextVar("escapade_thinking_watcher", default=None)
 
 
 def _lower_priority() -> None:

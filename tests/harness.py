@@ -166,6 +166,8 @@ class Harness:
         # A deferred "thinking" answer (type 5) stays a loading message until the first followup, which
         # edits it whatever its own flags say: interaction -> (that message, the deferral's flags).
         self._loading: dict[int, tuple[int, int]] = {}
+        self._original: dict[int, int] = {}  # interaction -> the message its answer made (``@original``)
+        self._gone: set[int] = set()  # interactions whose ``@original`` message was deleted
 
     async def _edit_sleep(self, seconds: float) -> None:
         self.edit_time += seconds
@@ -420,11 +422,13 @@ class Harness:
                     {k: v for k, v in inner.items() if k in ("content", "embeds", "components", "flags")}
                 )
                 reply.message_id = edited
+                self._original[iid] = edited
                 result["interaction"]["response_message_id"] = msg["id"]
                 result["resource"] = {"type": kind_type, "message": msg}
             elif kind_type in (4, 5, 7):
                 msg = self._message(channel_id, inner, blobs)
                 reply.message_id = int(msg["id"])
+                self._original[iid] = int(msg["id"])
                 result["interaction"]["response_message_id"] = msg["id"]
                 result["interaction"]["response_message_loading"] = kind_type == 5
                 result["interaction"]["response_message_ephemeral"] = bool(int(inner.get("flags") or 0) & 64)
@@ -436,16 +440,28 @@ class Harness:
         iid = self._token_to_interaction.get(str(token))
         channel_id = self._interaction_channel.get(iid or 0)
         original = route.path.endswith("/messages/@original")
+        if original and (iid or 0) in self._gone:  # Discord: 404 Unknown Message
+            self._record(Reply("refused", route.method, route.url, channel_id, iid))
+            raise discord.NotFound(_FakeResponse(404, "Not Found"), {"message": "Unknown Message", "code": 10008})  # type: ignore[arg-type]  # fmt: skip
         if route.method == "DELETE":
-            loading = self._loading.pop(iid or 0, None)
-            if original and loading is not None:
-                self.messages.pop(loading[0], None)
+            self._loading.pop(iid or 0, None)
+            if original:
+                self.messages.pop(self._original.pop(iid or 0, 0), None)
+                self._gone.add(iid or 0)
             self._record(Reply("delete_original" if original else "other", route.method, route.url, channel_id, iid))  # fmt: skip
             return None
         kind = (
             "followup" if route.method == "POST" else "edit_original" if route.method == "PATCH" else "other"
         )
         loading = self._loading.pop(iid or 0, None) if route.method == "POST" or original else None
+        shown = self._original.get(iid or 0)
+        if route.method == "PATCH" and original and loading is None and shown in self.messages:
+            msg = self.messages[shown]  # an edit of the answer already shown: the same message changes
+            msg.update({k: v for k, v in data.items() if k in ("content", "embeds", "components", "flags")})
+            self._record(
+                Reply("edit_original", "PATCH", route.url, channel_id, iid, None, data, blobs, shown)
+            )
+            return msg
         if loading is not None:  # resolves the loading message: its visibility was set by the deferral
             data = {**data, "flags": (int(data.get("flags") or 0) & ~64) | (loading[1] & 64)}
         msg = self._message(channel_id, data, blobs)

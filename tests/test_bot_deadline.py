@@ -198,3 +198,52 @@ async def test_a_board_that_fails_to_draw_after_its_placeholder_says_so_privatel
         ("followup", None),
     ]
     assert reply.ephemeral and "Something went wrong" in reply.content
+
+
+async def test_a_long_run_of_bot_decisions_shows_its_progress_then_leaves_one_new_message(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = harness
+    monkeypatch.setattr(deadline, "DEFER_AFTER", 0.02)
+    monkeypatch.setattr(deadline, "PROGRESS_EVERY", 0.0)  # every decision after the placeholder edits it
+    pool = SlowPool()
+    await hard_escape(h, pool)
+    for _ in range(60):  # until one command of Alice's hands the I.S.C. a run of three decisions or more
+        before, shown = pool.calls, len(h.public_messages())
+        reply = await play_until_the_bot_thinks(h, pool)
+        if pool.calls - before >= 3:
+            break
+    else:
+        raise AssertionError("the I.S.C. never thought three times in a row")
+    calls = own(h, reply)
+    kinds = [(r.kind, r.type) for r in calls]
+    edits = [r for r in calls if r.kind == "edit_original"]
+    # Each decision after the first (which starts before the placeholder stands) edited the placeholder.
+    assert kinds[0] == ("callback", 5) and len(edits) >= 2, kinds
+    log = load_game((await h.row()).snapshot).log
+    isc = [e.text for e in log[-(pool.calls - before) :]]
+    assert edits[0].content.endswith("⏳ 🤖 isc (hard) is thinking…")
+    assert f"• 🤖 isc: `{isc[0]}`" in edits[0].content  # what was played before it was asked
+    assert f"• 🤖 isc: `{isc[1]}`" in edits[1].content
+    # The progress message was a message of its own once edited: it is deleted after the turn message is
+    # posted anew, so the channel gains one message for the request and loses no narration.
+    assert kinds[-1] == ("delete_original", None)
+    assert edits[0].message_id not in h.messages
+    assert all(len(r.content) <= 2000 for r in edits)
+    assert len(h.public_messages()) - shown <= 1
+    assert f"`{isc[-1]}`" in h.shown().text
+    pool.shutdown()
+
+
+def test_progress_lists_the_latest_moves_and_who_thinks_now() -> None:
+    done = [f"🤖 p2, Lola: `move {n}`" for n in range(7)] + ["🤖 p3 made a hidden choice"]
+    text = deadline.progress_text("🤖 p4, Jimmy (hard)", done)
+    assert text.splitlines() == [
+        "• … 4 earlier",
+        "• 🤖 p2, Lola: `move 4`",
+        "• 🤖 p2, Lola: `move 5`",
+        "• 🤖 p2, Lola: `move 6`",
+        "• 🤖 p3 made a hidden choice",
+        "⏳ 🤖 p4, Jimmy (hard) is thinking…",
+    ]
+    assert deadline.progress_text("🤖 isc (hard)", []) == "⏳ 🤖 isc (hard) is thinking…"
