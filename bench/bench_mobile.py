@@ -22,8 +22,9 @@ With ``--bot LEVEL`` only the first seat is a member's: the game plays the other
 the bot does (the process pool, 1 s a decision). The figures then add how long the member waited for the
 first answer to each command (p50 and max, against Discord's 3 s), how many requests were acknowledged
 early with the public "thinking" placeholder (``bot/deadline.py``) and how many of those placeholders
-were deleted again (no new turn message to put in their place), and how many first answers Discord
-would have refused (late).
+were deleted again (no new turn message to put in their place, or the placeholder showed progress), how
+many first answers Discord would have refused (late), and how many placeholders were edited to show the
+bot seats' progress (and how many such edits).
 
 Usage: python bench/bench_mobile.py [--games 50] [--ruleset escape --ruleset skirm --ruleset heist] [--bot LEVEL]
 """
@@ -106,6 +107,9 @@ async def play(
             waits.append(waited)
             stats["placeholders"] += first.type == 5 and waited >= DEFER_AFTER  # not a board's own deferral
         stats["deleted"] += sum(r.kind == "delete_original" for r in replies)
+        progress = [r for r in replies if r.kind == "edit_original"]
+        stats["progress"] += len(progress)
+        stats["progressed"] += len({r.interaction_id for r in progress})
         stats["refused"] += sum(r.kind == "refused" for r in replies)
         public = [
             r
@@ -155,7 +159,7 @@ async def main(rulesets: list[str], games: int, bot: str | None = None) -> None:
         t0 = time.perf_counter()
         keys = ("games", "public", "units", "handed", "pings", "self_pings", "commands")
         stats = dict.fromkeys((*keys, "setup_public", "setup_steps", "reaction_public"), 0.0)
-        stats |= dict.fromkeys(("placeholders", "deleted", "refused"), 0.0)
+        stats |= dict.fromkeys(("placeholders", "deleted", "refused", "progress", "progressed"), 0.0)
         waits: list[float] = []
         narrations: list[str] = []
         requested = sent = 0
@@ -201,7 +205,8 @@ async def main(rulesets: list[str], games: int, bot: str | None = None) -> None:
             print(
                 f"  first answer to a command: p50 {waits[len(waits) // 2]:.2f} s, max {waits[-1]:.2f} s; "
                 f"early placeholders {int(stats['placeholders'])} (deleted again {int(stats['deleted'])}); "
-                f"refused as late: {int(stats['refused'])}"
+                f"refused as late: {int(stats['refused'])}; placeholders showing progress "
+                f"{int(stats['progressed'])} ({int(stats['progress'])} progress edits)"
             )
 
 

@@ -17,6 +17,7 @@ from bot.games import BOT, WAIT, Played, Step
 from bot.store import GameRow, LogLine
 from engine import Decision, Event, Game, find_ruleset
 from engine.ai.levels import DEFAULT_LEVEL
+from engine.grammar import series_text
 
 ACCENT = 0x3BA55D
 DONE = 0xF1C40F
@@ -137,19 +138,29 @@ def step_lines(played: Played, above: list[str] | None = None) -> list[str]:
     A command of the game's own player for the seat whose command came just before (in this request, or
     last in ``above``: the narration the message already shows) goes on under that header: its events
     follow without a header of their own, so a bot's walk of six steps reads as six lines, not twelve. A
-    command with no events keeps its header."""
+    command with no events keeps its header. Consecutive events of one series (``Event.data["series"]``)
+    under one header read as one line."""
     lines: list[str] = []
     if played.started:
         game = played.game
         lines.append(f"**The game begins.** {game.ruleset.name}, scenario {game.scenario}.")
     run = next((_run_of(line) for line in reversed(above or []) if line.startswith("**")), None)
+    series: tuple[str, list[str]] | None = None  # the head and items of the series the last line tells
     for step in played.steps:
         header = step_header(played.row, step, played.names)
         key = _run_of(header)
         if key is None or key != run or not step.events:
             lines.append(header)
+            series = None
         run = key
-        lines.extend(event_line(e) for e in step.events)
+        for e in step.events:
+            head, item = e.data.get("series") or (None, None)
+            if head is not None and not e.dice and series is not None and series[0] == head:
+                series[1].append(item)
+                lines[-1] = f"• {series_text(head, series[1])}"  # a bot's planning: one line, not eight
+                continue
+            series = (head, [item]) if head is not None and not e.dice else None
+            lines.append(event_line(e))
     return lines
 
 

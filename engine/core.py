@@ -50,7 +50,9 @@ class Event:
     """Something that happened, narrated for players. ``dice`` lists every die rolled for it.
 
     ``board`` is true when the board image should be posted after this event (an activation or a
-    round ended, the game ended).
+    round ended, the game ended). ``data`` holds facts for the presentation; its ``series`` key, a pair
+    (head, item) of an event whose text is ``f"{head} {item}."``, lets consecutive events of one head be
+    told as one line (:func:`engine.grammar.series_text`).
     """
 
     text: str

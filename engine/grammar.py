@@ -43,3 +43,8 @@ def joined(items: list[str], last: str = "and") -> str:
     if len(items) < 2:
         return "".join(items)
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def series_text(head: str, items: list[str]) -> str:
+    """One line for a series of events (``Event.data["series"]``): "Tiny Mike plans c6, d5 and d4."."""
+    return f"{head} {joined(items)}."

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine import load_game
 from engine.core import Event
+from engine.grammar import series_text
 from tests.harness import ALICE, Harness
 
 
@@ -69,3 +70,25 @@ async def test_a_member_s_commands_each_keep_their_header(harness: Harness) -> N
     text = description(h.shown())
     for command in typed[-2:]:
         assert f"(resistance)** `{command}`" in text, text
+
+
+async def test_a_bot_crewmate_s_planning_reads_as_one_line(harness: Harness) -> None:
+    h = harness
+    await h.slash("game new", user=ALICE, ruleset="heist")
+    for seat in ("p2", "p3"):
+        await h.slash("game join", user=ALICE, seat=seat, bot=True, level="easy")
+    started = await h.slash("game start", user=ALICE)
+    game = load_game((await h.row()).snapshot)
+    for seat in ("p2", "p3"):
+        name = next(p["nickname"] for p in game.view(None)["players"] if p["seat"] == seat)
+        planned = [e.text.split()[1] for e in game.log if e.seat == seat and e.text.startswith("plan ")]
+        assert len(planned) >= 3, planned
+        lines = description(started).split("\n")
+        # Each token the bot placed is in the one line, in the order placed; no line per token.
+        assert f"• {name} plans {', '.join(planned[:-1])} and {planned[-1]}." in lines
+        assert not [line for line in lines if line.startswith(f"• {name} plans ") and line.count(" ") < 4]
+
+
+def test_a_series_is_told_as_a_list() -> None:
+    assert series_text("Iceheart plans", ["h6"]) == "Iceheart plans h6."
+    assert series_text("Iceheart plans", ["h6", "h5", "i3"]) == "Iceheart plans h6, h5 and i3."

@@ -788,7 +788,7 @@ def h_plan(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     p.plans.append(a[0])
     if st.phase == "action":
         p.spare -= 1
-    ev.append(Event(f"{p.nickname} plans {a[0]}.", "plan"))
+    ev.append(Event(f"{p.nickname} plans {a[0]}.", "plan", data={"series": (f"{p.nickname} plans", a[0])}))
 
 
 def h_unplan(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
