@@ -128,13 +128,14 @@ class Replier:
         if living is not None and living.game_id != row.id:
             living = None
         fresh = bool(played.board or pings or note or living is None or played.outcome is not None)
-        # An edit goes on under the narration the message shows; a new message starts its own.
+        # An edit goes on under the narration the message shows (the lines are all it will show); a new
+        # message starts its own.
         lines = present.step_lines(played, None if fresh or living is None else living.lines)
         mine = [s.text for s in played.steps if s.secret and actor and s.user_id == actor]
         pauses = self.bot.reply_retry_pauses
         said = next((s.text for s in played.steps if not s.secret), "your command")
         if not fresh and living is not None:
-            living.lines.extend(lines)
+            living.lines = lines
             self._edit_turn(channel_id, living, played)
             await self._store_turn(channel_id)
             try:

@@ -92,3 +92,27 @@ async def test_a_bot_crewmate_s_planning_reads_as_one_line(harness: Harness) -> 
 def test_a_series_is_told_as_a_list() -> None:
     assert series_text("Iceheart plans", ["h6"]) == "Iceheart plans h6."
     assert series_text("Iceheart plans", ["h6", "h5", "i3"]) == "Iceheart plans h6, h5 and i3."
+
+
+async def test_a_member_s_planning_grows_one_line_across_requests(harness: Harness) -> None:
+    h = harness
+    await h.slash("game new", user=ALICE, ruleset="heist")
+    for seat in ("p2", "p3"):
+        await h.slash("game join", user=ALICE, seat=seat, bot=True, level="easy")
+    await h.slash("game start", user=ALICE)
+    planned: list[str] = []
+    for _ in range(12):
+        game = load_game((await h.row()).snapshot)
+        plans = [c.text for c in game.legal_commands("p1") if c.verb == "plan"]
+        if not plans or len(planned) == 3:
+            break
+        if not any(e.seat == "p1" for e in game.log):  # the start tile first, then the plans
+            await h.slash("do", user=ALICE, command=game.bot_command("p1").text, seat="p1")
+            continue
+        await h.slash("do", user=ALICE, command=plans[0], seat="p1")
+        planned.append(plans[0].split()[1])
+    name = next(p["nickname"] for p in game.view(None)["players"] if p["seat"] == "p1")
+    lines = h.shown().text.split("\n")
+    assert f"• {name} plans {planned[0]}, {planned[1]} and {planned[2]}." in lines, lines
+    assert sum(line.endswith(f"`plan {planned[0]}`") for line in lines) == 1  # the run's one header
+    assert not any(line.endswith(f"`plan {planned[1]}`") for line in lines)
