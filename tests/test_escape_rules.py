@@ -1090,3 +1090,18 @@ def test_rank_points_cap_the_line_ups_when_agreed():
     assert state(ok).lineups["resistance"] == ["ashton", "jimmy", "kenji"]
     with pytest.raises(SetupError, match="rank points"):
         new_game("escape", options={"points": 4, "resistance": ["ashton", "golem"], "isc": ["tengu"]})
+
+
+@pytest.mark.parametrize(
+    ("scenario", "line"),
+    [
+        ("infiltration", None),
+        ("evasion", "Resistance exits: airlock 2, 3 or 4"),
+        ("datatheft", "Resistance exits carrying an objective: airlock 1 or 4"),
+    ],
+)
+def test_the_board_s_panel_names_the_exit_airlocks(scenario: str, line: str | None) -> None:
+    game = new_game("escape", scenario=scenario, seed=3, seats={"resistance": None, "isc": None})
+    lines = game.scene(None).panel.lines
+    exits = [x for x in lines if "exits" in x]
+    assert exits == ([line] if line else [])

@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.board_marks import SEAT_TEXT, seat_palette, unique_tags
 from engine.geometry.square import cell_name, edge_name
+from engine.grammar import joined
 from engine.rulesets.escape import rules as R
 from engine.rulesets.escape.board import EdgeKind
 from engine.rulesets.escape.content import FACTION_NAMES, SKILL_NAMES
@@ -200,6 +201,10 @@ def scene(st: EscapeState, seat: str | None) -> Scene:
         f"Revolution tokens: {st.revolution}"
         + (f" · points out: {st.carried_points}" if R.scen(st).objectives else "")
     )
+    exits = sorted(R.scen(st).exits)
+    if exits:
+        carrying = " carrying an objective" if R.scen(st).exit_needs == "objective" else ""
+        lines.append(f"Resistance exits{carrying}: airlock {joined([str(n) for n in exits], 'or')}")
     legend: list[tuple[str, str]] = [(colours[s], n) for s, n in FACTION_NAMES.items()]
     if st.active:
         legend.append((ACTIVE_RING, "white ring: active unit"))
