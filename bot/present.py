@@ -59,10 +59,9 @@ def step_header(row: GameRow, step: Step, names: dict[str, str] | None = None) -
 
 
 def _run_of(line: str) -> str | None:
-    """The seat part (``**🤖 who**``) of a header that the same seat's next commands may go on under: an
-    open command of the game's own player (a member's commands, hidden choices and timeout answers each
-    keep a header: a member sees their own command echoed)."""
-    if not line.startswith("**🤖 ") or line.endswith(TIMEOUT_TAG):
+    """The seat part (``**🤖 who**`` or ``**<@member> (seat)**``) of a header that the same seat's next
+    commands may go on under: an open command (hidden choices and timeout answers each keep a header)."""
+    if not line.startswith("**") or line.endswith(TIMEOUT_TAG):
         return None
     end = line.find("** `", 2)
     return line[: end + 2] if end > 0 else None
@@ -136,9 +135,10 @@ def step_lines(played: Played, above: list[str] | None = None) -> list[str]:
     """The narration a turn message shows after a request: ``above`` (what it showed already; None for a
     new message), then each command's header and its events with their dice.
 
-    A command of the game's own player for the seat whose command came just before (in this request, or
-    last in ``above``) goes on under that header: its events follow without a header of their own, so a
-    bot's walk of six steps reads as six lines, not twelve. A command with no events keeps its header.
+    A command for the seat whose command came just before (in this request, or last in ``above``), by the
+    same player, goes on under that header: its events follow without a header of their own, so a walk
+    of six steps reads as six lines, not twelve. A command with no events keeps its header, and so do
+    hidden choices and timeout answers.
     Consecutive events of one series (``Event.data["series"]``) read as one line, the last line shown
     growing: a command whose events all go on the series the message ends with needs no header either
     (a member planning eight tiles, one request each, adds to one line)."""

@@ -652,6 +652,17 @@ class Harness:
         return visible[-1]
 
     # -- helpers for tests -------------------------------------------------------------------------
+    def narrates(self, before: Any, seat: str, text: str, channel: int | None = None) -> bool:
+        """Whether the channel's turn message tells ``seat``'s command ``text``, played on the position
+        ``before`` (a Game, left unchanged): its header echoes it, or (the command went on under the header
+        of the seat's run) every event it made is told (an event of a series by its item)."""
+        shown = self.shown(channel).text
+        if f"`{text}`" in shown:
+            return True
+        events = before.copy().apply(seat, text)
+        told = [e.data["series"][1] if e.data.get("series") else e.text for e in events]
+        return bool(told) and all(t in shown for t in told)
+
     def shown(self, channel: int | None = None) -> Reply:
         """The channel's turn message as it reads now (every edit applied); without one (a lobby, a
         finished game), the latest public message."""

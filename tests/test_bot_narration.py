@@ -1,5 +1,5 @@
 """The turn message's narration when the game's own player makes several commands in a row: one header for
-the run, every event of every command under it; a member's commands each keep their own header."""
+the run, every event of every command under it; a member's commands in a row go on under one header too."""
 
 from __future__ import annotations
 
@@ -50,26 +50,30 @@ async def test_a_bot_run_shows_one_header_and_every_event(harness: Harness) -> N
     assert checked >= 1, "no request handed the turn to a run of three or more bot commands"
 
 
-async def test_a_member_s_commands_each_keep_their_header(harness: Harness) -> None:
+async def test_a_member_s_commands_in_a_row_go_on_under_one_header(harness: Harness) -> None:
     h = harness
-    await h.slash("game new", user=ALICE, ruleset="escape", scenario="infiltration")
-    await h.slash("game join", user=ALICE, seat="isc", bot=True, level="easy")
+    await h.slash("game new", user=ALICE, ruleset="escapepath")
+    await h.slash("game join", user=ALICE, seat="swarm", bot=True, level="easy")
     await h.slash("game start", user=ALICE)
     typed: list[str] = []
-    for _ in range(40):
-        row = await h.row()
-        game = load_game(row.snapshot)
-        if game.seats_to_act() != {"resistance"} or game.outcome is not None:
+    for _ in range(40):  # the team's first turn: command after command until the turn is handed over
+        game = load_game((await h.row()).snapshot)
+        command = game.bot_command("team").text
+        if game.seats_to_act() != {"team"} or command.split()[0] == "end" or len(typed) == 4:
             break
-        command = game.bot_command("resistance").text
-        if command.split()[0] in ("end", "first"):  # hands the turn over: a new message
-            break
-        await h.slash("do", user=ALICE, command=command, seat="resistance")
+        await h.slash("do", user=ALICE, command=command, seat="team")
         typed.append(command)
-    assert len(typed) >= 2
+    assert len(typed) >= 3, typed
     text = description(h.shown())
-    for command in typed[-2:]:
-        assert f"(resistance)** `{command}`" in text, text
+    headers = [line for line in text.split("\n") if line.startswith("**<@")]
+    # One header for the member's run (its first command, echoed), however many commands followed it,
+    # and each command's events under it.
+    assert len(headers) == 1 and headers[0].endswith(f"(team)** `{typed[0]}`"), text
+    replay = load_game((await h.row()).snapshot)
+    assert [e.text for e in replay.log if e.seat == "team"][-len(typed) :] == typed
+    assert len(text.split("\n")) >= 1 + len(headers) + len(typed)
+    for command in typed[1:]:
+        assert f"`{command}`" not in text
 
 
 async def test_a_bot_crewmate_s_planning_reads_as_one_line(harness: Harness) -> None:
@@ -114,5 +118,4 @@ async def test_a_member_s_planning_grows_one_line_across_requests(harness: Harne
     name = next(p["nickname"] for p in game.view(None)["players"] if p["seat"] == "p1")
     lines = h.shown().text.split("\n")
     assert f"• {name} plans {planned[0]}, {planned[1]} and {planned[2]}." in lines, lines
-    assert sum(line.endswith(f"`plan {planned[0]}`") for line in lines) == 1  # the run's one header
-    assert not any(line.endswith(f"`plan {planned[1]}`") for line in lines)
+    assert not any(line.endswith(f"`plan {planned[1]}`") for line in lines)  # no header per token

@@ -82,7 +82,9 @@ async def test_verbs_build_command_text(harness: Harness) -> None:
     r = await h.slash("move", user=user, unit=unit, to=targets[0]["value"])
     # A move inside the activation edits the turn message; the mover is answered privately.
     assert r.ephemeral and f"move {unit} {targets[0]['value']}" in r.text
-    assert h.shown().message_id == turn and f"move {unit} {targets[0]['value']}" in h.shown().text
+    assert h.shown().message_id == turn
+    told = [line for line in h.shown().text.split("\n") if line.startswith("• ")]
+    assert f"to {targets[0]['value']}" in told[-1]  # the move's narration, last (under the run's header)
     assert (await h.row()).version >= row.version + 1
     end = await h.slash("end", user=user)
     assert not end.ephemeral

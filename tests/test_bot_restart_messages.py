@@ -51,7 +51,7 @@ async def test_after_a_restart_the_turn_message_is_edited_and_a_hand_over_retire
             # The move keeps the decision: the same turn message is edited, no new public message.
             assert r.ephemeral and r.text.endswith(f"/{turn}"), r.text
             assert h2.public_messages() == []
-            assert h2.shown().message_id == turn and f"`{move.text}`" in h2.shown().text
+            assert h2.shown().message_id == turn and h2.narrates(game, seat, move.text)
             assert any(x.kind == "edit_message" and x.message_id == turn for x in h2.replies)
             assert (await h2.row()).version == row.version + 1
             # Ending the activation posts a new message; the remembered one loses its components.

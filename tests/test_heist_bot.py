@@ -230,6 +230,7 @@ async def play_as_members(
         if seat not in rec.first_orders[-1]:
             rec.first_orders[-1].append(seat)
         user = members[seat]
+        position = game
         before = frozenset(awaited)
         stage = (st.phase, st.round)
         verb, _, details = text.partition(" ")
@@ -257,7 +258,7 @@ async def play_as_members(
         row, game = await current(h)
         logged = game.log[-1]
         assert (logged.seat, logged.text) == (seat, text), reply.text
-        assert f"`{text}`" in h.shown().text  # co-operative: every command is shown as played
+        assert h.narrates(position, seat, text)  # co-operative: every command is shown as played
         if text in FINISH:
             rec.done_orders[-1].append(seat)
         # The board is posted exactly when a round (or the plan, or the escape) ends.
@@ -641,7 +642,7 @@ async def test_one_member_plays_all_three_seats(harness: Harness) -> None:
         "undo"
     ]
     await h.slash("do", user=ALICE, command="undo")
-    assert f"<@{ALICE}> ({first}, {NAMES[first]})" in h.shown().text and "`undo`" in h.shown().text
+    assert f"<@{ALICE}> ({first}, {NAMES[first]})" in h.shown().text and h.narrates(game, first, "undo")
     assert heist_state((await current(h))[1]).players[first].action == ""
     assert_discord_limits(h)
 
