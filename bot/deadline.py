@@ -42,8 +42,9 @@ _PROGRESS = "escapade_progress"  # key in ``Interaction.extras``: the placeholde
 
 class Progress:
     """Shows, in an interaction's public placeholder, the game's own players at work (a
-    :data:`bot.thinking.ProgressHook`). Nothing is shown before the placeholder stands; a failed edit is
-    logged and the game goes on."""
+    :data:`bot.thinking.ProgressHook`): nothing before the placeholder has stood :data:`PROGRESS_EVERY`
+    seconds (a short wait shows Discord's own "thinking…" only), then at most one edit per that many
+    seconds. A failed edit is logged and the game goes on."""
 
     def __init__(self, interaction: discord.Interaction, clock: Callable[[], float] = time.monotonic) -> None:
         self.interaction = interaction
@@ -55,7 +56,10 @@ class Progress:
         if not holds_placeholder(self.interaction):
             return
         now = self.clock()
-        if self.shown_at is not None and now - self.shown_at < PROGRESS_EVERY:
+        if self.shown_at is None:  # the placeholder is new: Discord's own "thinking…" is enough for now
+            self.shown_at = now
+            return
+        if now - self.shown_at < PROGRESS_EVERY:
             return
         self.shown_at = now
         try:
