@@ -171,8 +171,8 @@ def start_turn(st: SkirmState, ev: list[Event]) -> None:
         n = BASE_ORDERS + leader_dice(st, seat)
         dice = [st.rng.roll(6) for _ in range(n)]
         st.orders[seat] = st.orders_rolled[seat] = sum(1 for d in dice if d <= 3)
-        ev.append(Event(f"{squad_name(st, seat)} rolls {n}D6 for Tactical Orders ({' '.join(map(str, dice))}): "
-                        f"{plural(st.orders[seat], 'order')}.", kind="orders", dice=tuple(dice)))  # fmt: skip
+        ev.append(Event(f"{squad_name(st, seat)} rolls {n}D6 for Tactical Orders: {plural(st.orders[seat], 'order')} "
+                        "(each 3 or lower gives one).", kind="orders", dice=tuple(dice)))  # fmt: skip
     st.event = st.rng.roll(6)
     e = B.mission(st).events[st.event]
     text = EVENT_TEXT[e.effect]
