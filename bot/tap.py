@@ -51,15 +51,17 @@ def _stem(c: Command, word: str) -> str:
 
 def group_name(narrowed: str, commands: list[Command]) -> str:
     """What a group of commands is called in a menu: the words their labels share ("Rally" for "Rally
-    (speed 2)" and "Rally, then Cleave (speed 5)"), else the command words they share (``narrowed``)."""
+    (speed 2)" and "Rally, then Cleave (speed 5)"), else the command words they share (``narrowed``,
+    capitalised as a label: "Move kit")."""
     labels = [c.label for c in commands]
+    fallback = narrowed[:1].upper() + narrowed[1:]
     if not all(labels):
-        return narrowed
+        return fallback
     shared = os.path.commonprefix(labels)
     if not all(len(x) == len(shared) or not x[len(shared)].isalnum() for x in labels):
         shared = shared.rsplit(" ", 1)[0] if " " in shared else ""  # back to a whole word
     shared = shared.strip(" ,:;-—(")
-    return shared if len(shared) >= 3 else narrowed
+    return shared if len(shared) >= 3 else fallback
 
 
 def subgroups(commands: list[Command], depth: int) -> list[tuple[str, list[Command]]]:

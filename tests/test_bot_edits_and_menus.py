@@ -126,9 +126,9 @@ def test_a_group_is_named_by_the_words_its_labels_share() -> None:
         tap.group_name(
             "move kit", [command("move kit a1", "Kitsune to a1"), command("move kit a2", "Kit to a2")]
         )
-        == "move kit"
+        == "Move kit"
     )
-    assert tap.group_name("deploy oni", [command("deploy oni a1"), command("deploy oni a2")]) == "deploy oni"
+    assert tap.group_name("deploy oni", [command("deploy oni a1"), command("deploy oni a2")]) == "Deploy oni"
     assert (
         tap.group_name(
             "move oni", [command("move oni a1", "Oni moves to a1"), command("move oni b2", "Oni moves to b2")]
