@@ -119,25 +119,32 @@ class Game:
             raise type(error)(f"{said} Did you mean {hint}?") from error
 
     def _did_you_mean(self, seat: str, typed: str) -> str:
-        """The closest legal verb or argument to a mistyped word of ``typed`` ("" when none is close)."""
+        """The command ``typed`` with one mistyped word (its verb or an argument) replaced by the closest
+        legal one, when that makes a command the rules accept ("" otherwise)."""
         legal = self.legal_commands(seat)
         words = typed.lower().split()
         if not legal or not words:
             return ""
         verbs = sorted({c.verb for c in legal})
+        fixed: list[str] = []
         if words[0] not in verbs:
             close = difflib.get_close_matches(words[0], verbs, n=1, cutoff=0.6)
-            return f"'{' '.join([close[0], *words[1:]])}'" if close else ""
-        same = [c for c in legal if c.verb == words[0]]
-        for i, word in enumerate(words[1:]):
-            known = sorted({c.args[i] for c in same if len(c.args) > i})
-            if known and word not in known:
-                close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
-                if close:
-                    fixed = [*words[: i + 1], close[0], *words[i + 2 :]]
-                    return f"'{' '.join(fixed)}'"
-                return ""
-        return ""
+            fixed = [close[0], *words[1:]] if close else []
+        else:
+            same = [c for c in legal if c.verb == words[0]]
+            for i, word in enumerate(words[1:]):
+                known = sorted({c.args[i] for c in same if len(c.args) > i})
+                if known and word not in known:
+                    close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+                    fixed = [*words[: i + 1], close[0], *words[i + 2 :]] if close else []
+                    break
+        if not fixed:
+            return ""
+        try:  # a hint the rules would refuse in turn ("crate zz" for "activate zz") helps nobody
+            self.ruleset.parse(self.state, seat, " ".join(fixed))
+        except RuleError:
+            return ""
+        return f"'{' '.join(fixed)}'"
 
     def apply(self, seat: str, text: str | Command) -> list[Event]:
         """Play a command for ``seat`` and return what happened.

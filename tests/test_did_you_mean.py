@@ -20,6 +20,15 @@ def test_mistyped_verb_and_argument_get_a_suggestion() -> None:
     assert "Did you mean" not in str(garbage.value) and "Commands:" in str(garbage.value)
 
 
+def test_no_suggestion_the_rules_would_refuse_in_turn() -> None:
+    game = new_game("escape", seats={"resistance": None, "isc": None}, seed=1)
+    assert game.seats_to_act() == {"resistance"}
+    # 'activate' is close enough to 'crate' for the spelling, but 'crate zz' is no command either.
+    with pytest.raises(IllegalCommand) as refused:
+        game.parse("resistance", "activate zz")
+    assert "Did you mean" not in str(refused.value) and "crate <square>" in str(refused.value)
+
+
 def test_pasted_text_far_longer_than_any_command_is_refused_without_being_echoed() -> None:
     game = new_game("escape", seats={"resistance": None, "isc": None}, seed=1)
     pasted = "é" * 300
