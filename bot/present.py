@@ -12,12 +12,11 @@ from typing import Any
 
 import discord
 
-from bot import choices
+from bot import choices, growing
 from bot.games import BOT, WAIT, Played, Step
 from bot.store import GameRow, LogLine
 from engine import Decision, Event, Game, find_ruleset
 from engine.ai.levels import DEFAULT_LEVEL
-from engine.grammar import series_text
 
 ACCENT = 0x3BA55D
 DONE = 0xF1C40F
@@ -138,56 +137,39 @@ def step_lines(played: Played, above: list[str] | None = None) -> list[str]:
     A command for the seat whose command came just before (in this request, or last in ``above``), by the
     same player, goes on under that header: its events follow without a header of their own, so a walk
     of six steps reads as six lines, not twelve. A command with no events keeps its header, and so do
-    hidden choices and timeout answers.
-    Consecutive events of one series (``Event.data["series"]``) read as one line, the last line shown
-    growing: a command whose events all go on the series the message ends with needs no header either
-    (a member planning eight tiles, one request each, adds to one line)."""
+    hidden choices and timeout answers. Like events in a row (a series of planning tokens, a path of
+    moves: :mod:`bot.growing`) grow one line, the last one shown: a command whose events all go on
+    with it needs no header either (a member planning eight tiles, one request each, adds to one line)."""
     lines = list(above or [])
     if played.started:
         game = played.game
         lines.append(f"**The game begins.** {game.ruleset.name}, scenario {game.scenario}.")
     run = next((_run_of(line) for line in reversed(lines) if line.startswith("**")), None)
-    series = _series_of(lines[-1]) if lines else None  # the head and items the last line tells
+    tail = growing.parse(lines[-1]) if lines else None  # what the last line tells, if it may grow
     for step in played.steps:
         header = step_header(played.row, step, played.names)
         key = _run_of(header)
-        goes_on = series is not None and not step.secret and bool(step.events)
-        goes_on = goes_on and all(_series_head(e) == series[0] for e in step.events)  # type: ignore[index]
+        goes_on = tail is not None and not step.secret and bool(step.events)
+        if goes_on:
+            probe = tail
+            for e in step.events:
+                probe = growing.extend(probe, e)
+                if probe is None:
+                    goes_on = False
+                    break
         if (key is None or key != run or not step.events) and not goes_on:
             lines.append(header)
-            series = None
+            tail = None
         run = key
         for e in step.events:
-            head = _series_head(e)
-            if head is not None and series is not None and series[0] == head:
-                series[1].append(e.data["series"][1])
-                lines[-1] = f"• {series_text(head, series[1])}"
+            grown = growing.extend(tail, e)
+            if grown is not None:
+                tail = grown
+                lines[-1] = f"• {grown.text()}"
                 continue
-            series = (head, [e.data["series"][1]]) if head is not None else None
+            tail = growing.start(e)
             lines.append(event_line(e))
     return lines
-
-
-def _series_head(e: Event) -> str | None:
-    """The head of the series the event belongs to (None for none, or when it rolled dice)."""
-    found = e.data.get("series")
-    return None if found is None or e.dice else str(found[0])
-
-
-def _series_of(line: str) -> tuple[str, list[str]] | None:
-    """The series a narration line tells, if it is one; the line does not say its head, so the head is
-    every word before the first item: a series line is ``• {head} {item}, {item} and {item}.``"""
-    if not line.startswith("• ") or not line.endswith(".") or "🎲" in line or "**" in line:
-        return None
-    words = line[2:-1].split(" ")  # walking back over "a, b and c": the head ends before the first item
-    items: list[str] = [words.pop()]
-    while len(words) >= 2 and (words[-1] == "and" or words[-1].endswith(",")):
-        joiner = words.pop()
-        if joiner == "and":
-            items.insert(0, words.pop())
-        else:
-            items.insert(0, joiner[:-1])
-    return " ".join(words), items
 
 
 def narration(played: Played, lines: list[str] | None = None) -> discord.Embed:

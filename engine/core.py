@@ -50,9 +50,10 @@ class Event:
     """Something that happened, narrated for players. ``dice`` lists every die rolled for it.
 
     ``board`` is true when the board image should be posted after this event (an activation or a
-    round ended, the game ended). ``data`` holds facts for the presentation; its ``series`` key, a pair
-    (head, item) of an event whose text is ``f"{head} {item}."``, lets consecutive events of one head be
-    told as one line (:func:`engine.grammar.series_text`).
+    round ended, the game ended). ``data`` holds facts for the presentation; two keys let like events in a
+    row be told as one line: ``series``, a pair (head, item) of an event whose text is
+    ``f"{head} {item}."`` ("Tiny Mike plans c6, d5 and d4."), and ``path``, a triple (head, from, to) of an
+    event whose text is ``f"{head} {from} ➜ {to}."`` ("Karma moves f5 ➜ f6 ➜ f7.").
     """
 
     text: str
