@@ -2,77 +2,58 @@
 
 Two kinds, named by the engine in ``Event.data`` (see :class:`engine.core.Event`):
 
-- a **series** (``data["series"] = (head, item)``): "Tiny Mike plans c6, d5 and d4." for three events
-  "Tiny Mike plans c6." …;
-- a **path** (``data["path"] = (head, from, to)``): "Karma moves f5 ➜ f6 ➜ f7." for the moves "Karma moves
-  f5 ➜ f6." and "Karma moves f6 ➜ f7." (each starting where the last ended).
+- a **series** (``data["series"] = (head, item)``): "Tiny Mike plans c6, d5 and d4." for the events "Tiny
+  Mike plans c6.", "Tiny Mike plans d5." and "Tiny Mike plans d4.";
+- a **path** (``data["path"] = (head, from, to, suffix)``): "Oni moves to n7 ➜ n6 (Mvt 0 left)." for "Oni
+  moves to n7 (Mvt 1 left)." then "Oni moves to n6 (Mvt 0 left)." (a step from where the line ends; the
+  suffix, a state after the step, is the last step's).
 
-The turn message keeps only its lines (they are stored, and read back after a restart), so a line is parsed
-back into its :class:`Tail` to grow it in a later request.
+The turn message keeps only its lines (they are stored, and read back after a restart), so an event grows
+the line it follows by reading that line's text: :func:`grow`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
 
 from engine import Event
 from engine.grammar import series_text
 
 ARROW = " ➜ "
+_SQUARE = re.compile(r"([a-z]+[0-9]+)(.*)")  # a square or hex name, then whatever follows it
 
 
-@dataclass(frozen=True)
-class Tail:
-    """What a growing line tells: its kind ("series" or "path"), its head and its items."""
-
-    kind: str
-    head: str
-    items: tuple[str, ...]
-
-    def text(self) -> str:
-        """The line, without its bullet."""
-        if self.kind == "path":
-            return f"{self.head} {ARROW.join(self.items)}."
-        return series_text(self.head, list(self.items))
+def grows(e: Event) -> bool:
+    """Whether the event is of a kind that may grow a line (an event with dice never does)."""
+    return not e.dice and ("series" in e.data or "path" in e.data)
 
 
-def start(e: Event) -> Tail | None:
-    """The growing line an event starts, if it is of a kind that grows (an event with dice never is)."""
-    if e.dice:
+def grow(line: str, e: Event) -> str | None:
+    """``line`` grown by ``e``, when ``e`` goes on with what it tells (the same head: the same character
+    doing the same thing; a path from where the line ends), else None."""
+    if not grows(e) or not line.startswith("• ") or not line.endswith(".") or "🎲" in line:
         return None
-    series, path = e.data.get("series"), e.data.get("path")
-    if series is not None:
-        return Tail("series", str(series[0]), (str(series[1]),))
-    if path is not None:
-        return Tail("path", str(path[0]), (str(path[1]), str(path[2])))
-    return None
-
-
-def extend(tail: Tail | None, e: Event) -> Tail | None:
-    """``tail`` grown by ``e`` when ``e`` goes on with it (same kind and head; a path from where it ended),
-    else None."""
-    new = start(e)
-    if tail is None or new is None or (new.kind, new.head) != (tail.kind, tail.head):
+    if "series" in e.data:
+        head, item = e.data["series"]
+        items = _listed(line, head)
+        return None if items is None else f"• {series_text(head, [*items, item])}"
+    head, frm, to, suffix = e.data["path"]
+    prefix = f"• {head} "
+    if not line.startswith(prefix):
         return None
-    if new.kind == "path":
-        return Tail("path", tail.head, tail.items + new.items[1:]) if new.items[0] == tail.items[-1] else None
-    return Tail("series", tail.head, tail.items + new.items)
-
-
-def parse(line: str) -> Tail | None:
-    """The growing line a narration line may be (``• {head} {items}.``), read back from its text; None for
-    a header or an event with dice. A line that merely looks like one grows only if an event of the same
-    head follows, which only the same kind of event has."""
-    if not line.startswith("• ") or not line.endswith(".") or "🎲" in line:
+    *before, last = line[len(prefix) : -1].split(ARROW)
+    end = _SQUARE.fullmatch(last)
+    if end is None or end[1] != frm or any(" " in x for x in before):
         return None
-    body = line[2:-1]
-    if ARROW in body:
-        first, *rest = body.split(ARROW)
-        head, _, origin = first.rpartition(" ")
-        return Tail("path", head, (origin, *rest)) if head and all(" " not in x for x in rest) else None
-    words = body.split(" ")  # walking back over "a, b and c": the head ends before the first item
-    items = [words.pop()]
-    while len(words) >= 2 and (words[-1] == "and" or words[-1].endswith(",")):
-        joiner = words.pop()
-        items.insert(0, words.pop() if joiner == "and" else joiner[:-1])
-    return Tail("series", " ".join(words), tuple(items)) if words else None
+    return f"{prefix}{ARROW.join([*before, end[1], to])}{suffix}."
+
+
+def _listed(line: str, head: str) -> list[str] | None:
+    """The items of a series line ``• {head} a, b and c.`` (None when the line is not one)."""
+    prefix = f"• {head} "
+    if not line.startswith(prefix):
+        return None
+    body = line[len(prefix) : -1]
+    *rest, last = body.split(" and ") if " and " in body else [body]
+    items = [*(rest[0].split(", ") if rest else []), last]
+    return items if len(rest) <= 1 and all(x and " " not in x for x in items) else None

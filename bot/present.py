@@ -145,31 +145,29 @@ def step_lines(played: Played, above: list[str] | None = None) -> list[str]:
         game = played.game
         lines.append(f"**The game begins.** {game.ruleset.name}, scenario {game.scenario}.")
     run = next((_run_of(line) for line in reversed(lines) if line.startswith("**")), None)
-    tail = growing.parse(lines[-1]) if lines else None  # what the last line tells, if it may grow
     for step in played.steps:
         header = step_header(played.row, step, played.names)
         key = _run_of(header)
-        goes_on = tail is not None and not step.secret and bool(step.events)
-        if goes_on:
-            probe = tail
-            for e in step.events:
-                probe = growing.extend(probe, e)
-                if probe is None:
-                    goes_on = False
-                    break
-        if (key is None or key != run or not step.events) and not goes_on:
+        if (key is None or key != run or not step.events) and not _goes_on(lines, step):
             lines.append(header)
-            tail = None
         run = key
         for e in step.events:
-            grown = growing.extend(tail, e)
+            grown = growing.grow(lines[-1], e) if lines else None
             if grown is not None:
-                tail = grown
-                lines[-1] = f"• {grown.text()}"
-                continue
-            tail = growing.start(e)
-            lines.append(event_line(e))
+                lines[-1] = grown
+            else:
+                lines.append(event_line(e))
     return lines
+
+
+def _goes_on(lines: list[str], step: Step) -> bool:
+    """Whether every event of ``step`` grows the line the narration ends with (:mod:`bot.growing`)."""
+    if not lines or step.secret or not step.events:
+        return False
+    line: str | None = lines[-1]
+    for e in step.events:
+        line = growing.grow(line, e) if line is not None else None
+    return line is not None
 
 
 def narration(played: Played, lines: list[str] | None = None) -> discord.Embed:

@@ -52,8 +52,9 @@ class Event:
     ``board`` is true when the board image should be posted after this event (an activation or a
     round ended, the game ended). ``data`` holds facts for the presentation; two keys let like events in a
     row be told as one line: ``series``, a pair (head, item) of an event whose text is
-    ``f"{head} {item}."`` ("Tiny Mike plans c6, d5 and d4."), and ``path``, a triple (head, from, to) of an
-    event whose text is ``f"{head} {from} ➜ {to}."`` ("Karma moves f5 ➜ f6 ➜ f7.").
+    ``f"{head} {item}."`` ("Tiny Mike plans c6, d5 and d4."), and ``path``, (head, from, to, suffix) of a
+    step whose text is ``f"{head} {from} ➜ {to}{suffix}."`` or ``f"{head} {to}{suffix}."``, the suffix a
+    state after the step ("Oni moves to n7 ➜ n6 (Mvt 0 left).").
     """
 
     text: str

@@ -1,50 +1,79 @@
 """Growing narration lines (bot/growing.py): a series of planning tokens and a path of moves told as one
-line, and read back from the line alone (a later request, or after a restart, has only the text)."""
+line, grown from the line's text alone (a later request, or a restarted bot, has only the text)."""
 
 from __future__ import annotations
 
-from bot import growing
-from bot.growing import Tail
-from engine import Event
+from bot.growing import grow
+from engine import Event, new_game
+from engine.grammar import series_text
 
 
 def plan(name: str, hex_: str) -> Event:
     return Event(f"{name} plans {hex_}.", "plan", data={"series": (f"{name} plans", hex_)})
 
 
-def move(name: str, frm: str, to: str) -> Event:
-    return Event(f"{name} moves {frm} ➜ {to}.", "move", data={"path": (f"{name} moves", frm, to)})
+def hop(name: str, frm: str, to: str) -> Event:  # the heist's moves name where they start
+    return Event(f"{name} moves {frm} ➜ {to}.", "move", data={"path": (f"{name} moves", frm, to, "")})
 
 
-def test_a_series_grows_with_events_of_its_head() -> None:
-    tail = growing.start(plan("Tiny Mike", "c6"))
-    for hex_ in ("d5", "d4"):
-        tail = growing.extend(tail, plan("Tiny Mike", hex_))
-    assert tail is not None and tail.text() == "Tiny Mike plans c6, d5 and d4."
-    assert growing.extend(tail, plan("Iceheart", "h6")) is None  # another character's plans
-    assert growing.extend(tail, move("Tiny Mike", "c7", "c6")) is None  # another kind
+def step(name: str, frm: str, to: str, left: int) -> Event:  # ESCAPE's moves end on what is left
+    suffix = f" (Mvt {left} left)"
+    return Event(
+        f"{name} moves to {to}{suffix}.", "move", data={"path": (f"{name} moves to", frm, to, suffix)}
+    )
 
 
-def test_a_path_grows_only_from_where_it_ended() -> None:
-    tail = growing.extend(growing.start(move("Karma", "f5", "f6")), move("Karma", "f6", "f7"))
-    assert tail is not None and tail.text() == "Karma moves f5 ➜ f6 ➜ f7."
-    assert growing.extend(tail, move("Karma", "f5", "f6")) is None  # not from f7: a new line
+def told(events: list[Event]) -> list[str]:
+    """The lines a run of events makes, growing the last line where it can."""
+    lines: list[str] = []
+    for e in events:
+        grown = grow(lines[-1], e) if lines else None
+        if grown is None:
+            lines.append(f"• {e.text}")
+        else:
+            lines[-1] = grown
+    return lines
 
 
-def test_events_with_dice_or_without_a_kind_never_grow() -> None:
-    assert growing.start(Event("Karma rolls 5 for the last 3: out!", dice=(5,))) is None
-    assert growing.start(Event("Tiny Mike is ready.")) is None
-    assert growing.extend(growing.start(plan("Karma", "a1")), Event("Karma is ready.")) is None
+def test_a_series_grows_with_events_of_its_head_only() -> None:
+    events = [plan("Tiny Mike", x) for x in ("c6", "d5", "d4")] + [plan("Iceheart", "h6")]
+    assert told(events) == ["• Tiny Mike plans c6, d5 and d4.", "• Iceheart plans h6."]
+    assert series_text("Iceheart plans", ["h6", "h5"]) == "Iceheart plans h6 and h5."
 
 
-def test_a_grown_line_is_read_back_from_its_text() -> None:
-    for tail in (
-        Tail("series", "Tiny Mike plans", ("c6",)),
-        Tail("series", "Tiny Mike plans", ("c6", "d5")),
-        Tail("series", "Tiny Mike plans", ("c6", "d5", "d4", "e4")),
-        Tail("path", "Karma moves", ("f5", "f6")),
-        Tail("path", "Karma moves", ("f5", "f6", "f7")),
-    ):
-        assert growing.parse(f"• {tail.text()}") == tail
-    assert growing.parse("**🤖 p2, Tiny Mike** `plan c6`") is None  # a header
-    assert growing.parse("• Karma rolls 5 for the last 3: out!  🎲 ⚄5") is None  # dice
+def test_a_path_grows_only_from_where_it_ends_and_keeps_the_last_state() -> None:
+    assert told([hop("Karma", "f5", "f6"), hop("Karma", "f6", "f7"), hop("Karma", "a1", "a2")]) == [
+        "• Karma moves f5 ➜ f6 ➜ f7.",
+        "• Karma moves a1 ➜ a2.",
+    ]
+    assert told([step("Oni", "n8", "n7", 2), step("Oni", "n7", "n6", 1), step("Oni", "n6", "n5", 0)]) == [
+        "• Oni moves to n7 ➜ n6 ➜ n5 (Mvt 0 left)."
+    ]
+
+
+def test_other_events_dice_and_other_kinds_break_a_line() -> None:
+    rolled = Event("Karma rolls 5 for the last 3: out!", dice=(5,), data={"series": ("Karma rolls", "5")})
+    assert told([plan("Karma", "a1"), rolled, plan("Karma", "a2")]) == [
+        "• Karma plans a1.",
+        "• Karma rolls 5 for the last 3: out!",
+        "• Karma plans a2.",
+    ]
+    assert grow("• Karma plans a1.", hop("Karma", "a1", "a2")) is None  # another kind, another head
+    assert grow("**🤖 p2, Tiny Mike** `plan c6`", plan("Tiny Mike", "d5")) is None  # a header
+    assert grow("• Tiny Mike plans c6.  🎲 ⚄5", plan("Tiny Mike", "d5")) is None  # a line with dice
+
+
+def test_escape_moves_carry_their_path() -> None:
+    game = new_game("escape", scenario="evasion", seed=3, seats={"resistance": None, "isc": None})
+    moves = []
+    for _ in range(200):
+        seat = game.next_bot_seat()
+        if seat is None or len(moves) >= 3:
+            break
+        moves += [
+            e for e in game.apply(seat, game.bot_command(seat)) if e.kind == "move" and "path" in e.data
+        ]
+    assert moves
+    for e in moves:
+        head, frm, to, suffix = e.data["path"]
+        assert e.text == f"{head} {to}{suffix}." and frm != to

@@ -44,8 +44,20 @@ async def test_a_bot_run_shows_one_header_and_every_event(harness: Harness) -> N
         first = lines.index(f"**🤖 isc** `{runs[0][1]}`")
         rest = lines[first + 1 :]
         assert not any(line.startswith("**") for line in rest), text  # the later commands: no header
-        expected = [e.text for *_, events in runs for e in events]
-        assert [line[2:].split("  🎲")[0] for line in rest] == expected
+        events = [e for *_, evs in runs for e in evs]
+        shown = [line[2:].split("  🎲")[0] for line in rest]
+        # Every event is told, in order: on a line of its own, or a step of a path grown onto the line
+        # before ("Oni moves to n7 ➜ n6 (Mvt 0 left).").
+        at = 0
+        for e in events:
+            if "path" in e.data and at and f" ➜ {e.data['path'][2]}" in shown[at - 1]:
+                continue
+            if "path" in e.data:  # the path's first step: the line starts as the step's own text
+                assert shown[at].startswith(e.text.removesuffix(e.data["path"][3] + ".")), (shown, e.text)
+            else:
+                assert shown[at] == e.text, (shown, e.text)
+            at += 1
+        assert at == len(shown)
         checked += 1
     assert checked >= 1, "no request handed the turn to a run of three or more bot commands"
 

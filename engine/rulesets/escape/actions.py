@@ -975,9 +975,12 @@ def p_enter(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> No
 def p_move(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
     R.spend(st, u, MVT)
     st.stepped_from = (u.id, u.pos) if u.pos else None
+    frm = cell_name(u.pos) if u.pos else ""
     u.pos = R.cell_arg(st, a[0])
     st.trail.append(u.pos)
-    ev.append(Event(f"{R.name(u)} moves to {a[0]} (Mvt {R.left(st, u, MVT)} left).", kind="move"))
+    left = f" (Mvt {R.left(st, u, MVT)} left)"
+    ev.append(Event(f"{R.name(u)} moves to {a[0]}{left}.", kind="move",
+                    data={"path": (f"{R.name(u)} moves to", frm, a[0], left)}))  # fmt: skip
 
 
 def p_open(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:

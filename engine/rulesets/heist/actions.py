@@ -922,7 +922,7 @@ def step_to(st: HeistState, p: Player, to: str, ev: list[Event]) -> None:
     if R.is_cell(st, to) and "been_in_cells" not in p.used:
         p.used.append("been_in_cells")
     ev.append(Event(f"{p.nickname} moves {frm} ➜ {to}.", "move",
-                    data={"from": frm, "to": to, "path": (f"{p.nickname} moves", frm, to)}))  # fmt: skip
+                    data={"from": frm, "to": to, "path": (f"{p.nickname} moves", frm, to, "")}))  # fmt: skip
     if "loop_footage" not in st.flags:
         for _ in R.chits(st, to, CAMERA):
             R.alert(st, ev, f"a live camera sees {p.nickname} at {to}")
