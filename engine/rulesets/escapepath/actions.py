@@ -341,15 +341,15 @@ def _move(st: PathState, f: Figure, a: tuple[str, ...], ev: list[Event]) -> None
     assert d is not None
     cost = G.move_cost(f.facing, d, g)
     assert cost is not None
+    frm = cell_name(f.pos)
     f.facing = g
     R.enter_square(st, f, dest)
     if f.id in st.trapped:
         st.trapped.remove(f.id)
-    ev.append(
-        Event(
-            f"{name(st, f)} moves to {a[1]}" + (f", facing {a[2]}" if len(a) > 2 else "") + f" ({cost} AP)."
-        )
-    )
+    # Where it faces and what it has left after the step: a run of steps reads as one line that ends on them.
+    after = f", facing {DIRS[g]} ({max(0, f.ap - cost)} AP left)"
+    head = f"{name(st, f)} moves to"
+    ev.append(Event(f"{head} {a[1]}{after}.", data={"path": (head, frm, a[1], after)}))
     R.spend(st, f, cost)
 
 
