@@ -83,7 +83,8 @@ async def test_a_member_s_commands_in_a_row_go_on_under_one_header(harness: Harn
     assert len(headers) == 1 and headers[0].endswith(f"(team)** `{typed[0]}`"), text
     replay = load_game((await h.row()).snapshot)
     assert [e.text for e in replay.log if e.seat == "team"][-len(typed) :] == typed
-    assert len(text.split("\n")) >= 1 + len(headers) + len(typed)
+    for command in typed:  # each step told (on a line of its own, or grown onto a figure's path)
+        assert f"to {command.split()[2]}" in text or f" ➜ {command.split()[2]}" in text, (command, text)
     for command in typed[1:]:
         assert f"`{command}`" not in text
 
