@@ -15,7 +15,7 @@ import discord
 from bot import choices, growing
 from bot.games import BOT, WAIT, Played, Step
 from bot.store import GameRow, LogLine
-from engine import Decision, Event, Game, find_ruleset
+from engine import Decision, Event, Game, OptionSpec, find_ruleset
 from engine.ai.levels import DEFAULT_LEVEL
 
 ACCENT = 0x3BA55D
@@ -241,7 +241,7 @@ def mentions(members: list[str]) -> tuple[str, discord.AllowedMentions]:
 def lobby_embed(row: GameRow, title: str = "New game") -> discord.Embed:
     """The lobby: ruleset, scenario, how many players, the seats and every lobby choice made so far.
 
-    Choices not made yet show the default the game will start with.
+    Each seat lists the choices it made; the defaults of the per-seat choices are told once, below them.
     """
     rs = find_ruleset(row.ruleset)
     info = rs.scenario(row.scenario)
@@ -264,15 +264,22 @@ def lobby_embed(row: GameRow, title: str = "New game") -> discord.Embed:
         else:
             first = f"<@{holder}>"
         lines = [first]
-        for spec in (s for s in specs if s.per_seat):
-            value = (stored.get(spec.key) or {}).get(seat) or (spec.choices[0][0] if spec.choices else "")
-            lines.append(f"{spec.label}: {choices.label_of(spec, value)}")
+        for spec in (s for s in specs if s.per_seat):  # what the seat chose; the defaults are told once
+            value = (stored.get(spec.key) or {}).get(seat)
+            if value and value != _default(spec):
+                lines.append(f"{spec.label}: {choices.label_of(spec, value)}")
         embed.add_field(name=seat, value="\n".join(lines)[:1024], inline=True)
+    defaults = [
+        f"{s.label}: {choices.label_of(s, _default(s))}"
+        for s in specs
+        if s.per_seat and _default(s) and choices.label_of(s, _default(s)) != "-"
+    ]
+    if defaults:
+        embed.add_field(name=EVERY_SEAT, value="\n".join(defaults)[:1024], inline=False)
     shared = [s for s in specs if not s.per_seat]
     if shared:
         text = "\n".join(
-            f"{s.label}: {choices.label_of(s, stored.get(s.key) or (s.choices[0][0] if s.choices else ''))}"
-            for s in shared
+            f"{s.label}: {choices.label_of(s, stored.get(s.key) or _default(s))}" for s in shared
         )
         embed.add_field(name="Choices", value=text[:1024], inline=False)
     hint = (
@@ -284,6 +291,14 @@ def lobby_embed(row: GameRow, title: str = "New game") -> discord.Embed:
         text=f"Game #{row.id} · {hint} (the Empty seats menu or bot:True lets the game play them)"
     )
     return embed
+
+
+EVERY_SEAT = "Every seat, unless it chooses"  # the lobby field with the per-seat choices' defaults
+
+
+def _default(spec: OptionSpec) -> str:
+    """The value a lobby choice starts with (its first)."""
+    return spec.choices[0][0] if spec.choices else ""
 
 
 def status_embed(row: GameRow, game: Game | None) -> discord.Embed:

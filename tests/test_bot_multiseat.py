@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.games import BOT
+from bot.present import EVERY_SEAT
 from engine import RULESETS, load_game
 from tests.fake_rulesets import fake_rulesets  # noqa: F401  (fixture)
 from tests.harness import ALICE, BOB, CAROL, Harness, png_size
@@ -31,7 +32,9 @@ async def test_lobby_seats_choices_and_min_seats(harness: Harness) -> None:
     r = await h.slash("game new", user=ALICE, ruleset="testsim", opponent=BOB)
     assert "3–4 players" in r.text
     assert {"esc:join:1:p3", "esc:join:1:p4", "esc:start:1"} <= set(r.custom_ids)
-    assert "Role: Lookout" in field(r, "p1") and "Length: One round" in field(r, "Choices")
+    # A seat's field lists what it chose; the per-seat defaults are told once.
+    assert "Role: Lookout" in field(r, EVERY_SEAT) and "Role" not in field(r, "p1")
+    assert "Length: One round" in field(r, "Choices")
 
     early = await h.slash("game start", user=ALICE)
     assert early.ephemeral and "needs at least 3 seats taken (2 so far)" in early.content
@@ -49,7 +52,7 @@ async def test_lobby_seats_choices_and_min_seats(harness: Harness) -> None:
     assert which.ephemeral and "seat:" in which.content  # Alice holds p1 and p3: which one?
     mine = await h.slash("game choose", user=ALICE, option="role", value="thief", seat="p3")
     assert mine.ephemeral and "p3: Role → Thief" in mine.content  # the lobby message is edited
-    assert "Role: Thief (may grab 3)" in field(h.shown(), "p3") and "Role: Lookout" in field(h.shown(), "p1")
+    assert "Role: Thief (may grab 3)" in field(h.shown(), "p3") and "Role" not in field(h.shown(), "p1")
     by_label = await h.slash("game choose", user=BOB, option="Role", value="thief (may grab 3)")
     assert "p2: Role → Thief" in by_label.content  # Bob's only seat, named by label in any case
     for user, kwargs, said in (
@@ -61,7 +64,7 @@ async def test_lobby_seats_choices_and_min_seats(harness: Harness) -> None:
         refused = await h.slash("game choose", user=user, **kwargs)
         assert refused.ephemeral and said in refused.content, refused.content
     await h.slash("game leave", user=ALICE, seat="p3")
-    assert "*empty*" in field(h.shown(), "p3") and "Role: Lookout" in field(h.shown(), "p3")  # choice cleared
+    assert field(h.shown(), "p3") == "*empty*"  # the seat's choice cleared: back to the default
     assert f"<@{ALICE}>" in field(h.shown(), "p1") and "Role: Thief" in field(h.shown(), "p2")
     await h.slash("game join", user=ALICE, seat="p3")
     await h.slash("game choose", user=ALICE, option="role", value="thief", seat="p3")

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from bot import render
+from bot.present import EVERY_SEAT
 from engine import Game, load_game
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.campaign import after_heist, prebuilt, slug
@@ -341,7 +342,8 @@ async def open_trio_lobby(h: Harness) -> Reply:
     assert not lobby.ephemeral and "3–4 players" in lobby.text and "The Startup Job" in lobby.text
     gid = (await h.row()).id
     assert f"esc:opt:{gid}:p3:character" not in lobby.custom_ids  # nobody holds p3 yet
-    assert "Crew member: Automatic" in field_value(lobby, "p1")
+    assert "Crew member: Automatic" in field_value(lobby, EVERY_SEAT)  # told once, not in every seat
+    assert field_value(lobby, "p1") == f"<@{ALICE}>"
 
     lobby = await lobby_choice(h, lobby, ALICE, "p1", "character", PICKS["p1"])
     assert "Crew member: Karma: Angry Locksmith" in field_value(lobby, "p1")
