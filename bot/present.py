@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot import choices, growing
-from bot.games import BOT, WAIT, Played, Step
+from bot.games import BOT, WAIT, Played, Step, seat_names
 from bot.store import GameRow, LogLine
 from engine import Decision, Event, Game, OptionSpec, find_ruleset
 from engine.ai.levels import DEFAULT_LEVEL
@@ -310,12 +310,15 @@ def status_embed(row: GameRow, game: Game | None) -> discord.Embed:
         return embed
     embed = discord.Embed(
         title=f"{game.ruleset.name} — game #{row.id} ({row.status})",
-        description=f"Scenario {game.scenario}"
+        description=f"Scenario: {game.ruleset.scenario(game.scenario).name}"
         + (f" · {game.turn_label()}" if game.turn_label() else "")
         + f" · v{row.version}",
         colour=DONE if row.status != "playing" else ACCENT,
     )
-    embed.add_field(name="Seats", value="\n".join(who(row, s) for s in game.seats) or "—", inline=False)
+    names = seat_names(game)
+    embed.add_field(
+        name="Seats", value="\n".join(who(row, s, names) for s in game.seats) or "—", inline=False
+    )
     made = game_choices(game)
     if made:
         embed.add_field(name="Choices", value=made[:1024], inline=False)
@@ -329,15 +332,25 @@ def status_embed(row: GameRow, game: Game | None) -> discord.Embed:
 
 
 def game_choices(game: Game) -> str:
-    """The lobby choices a game was started with, one line each (per-seat ones as ``seat: label``)."""
+    """The lobby choices a game was started with, one line each (per-seat ones as ``seats: label``, or
+    ``label (every seat)`` when every seat chose the same)."""
     options = game.setup_options.options
     lines = []
     for spec in choices.specs(game.ruleset, game.scenario):
         value = options.get(spec.key)
         if isinstance(value, dict):
-            per = ", ".join(f"{s}: {choices.label_of(spec, str(v))}" for s, v in value.items())
-            lines.append(f"{spec.label} — {per}")
-        elif value is not None:
+            by_value: dict[str, list[str]] = {}
+            for seat, v in value.items():
+                if choices.label_of(spec, str(v)) != "-":  # nothing chosen, nothing to tell
+                    by_value.setdefault(choices.label_of(spec, str(v)), []).append(seat)
+            if not by_value:
+                continue
+            if len(by_value) == 1:
+                lines.append(f"{spec.label}: {next(iter(by_value))} (every seat)")
+            else:
+                per = "; ".join(f"{', '.join(seats)}: {label}" for label, seats in by_value.items())
+                lines.append(f"{spec.label} — {per}")
+        elif value is not None and choices.label_of(spec, str(value)) != "-":
             lines.append(f"{spec.label}: {choices.label_of(spec, str(value))}")
     return "\n".join(lines)
 
