@@ -886,3 +886,18 @@ async def test_the_round_list_stays_with_the_seats_still_to_choose(harness: Harn
     titles = ("A new round", "Still choosing this round")
     listing = next(e for e in h.shown().embeds if str(e.get("title", "")).startswith(titles))
     assert still and sorted(f["name"] for f in listing["fields"]) == still
+
+
+async def test_status_names_the_crew_and_tells_a_choice_every_seat_shares_once(harness: Harness) -> None:
+    h = harness
+    await h.slash("game new", user=ALICE, ruleset="heist")
+    await h.slash("game start", user=ALICE, bot=True)
+    game = load_game((await h.row()).snapshot)
+    names = {p["seat"]: p["nickname"] for p in game.view(None)["players"]}
+    status = await h.slash("game status", user=BOB)
+    assert status.ephemeral and game.ruleset.scenario(game.scenario).name in status.text
+    seats = field_value(status, "Seats").split("\n")
+    assert seats[0] == f"<@{ALICE}> (p1, {names['p1']})" and f"🤖 p2, {names['p2']}" in seats
+    made = field_value(status, "Choices")
+    assert "Crew member: Automatic (the recommended crew first) (every seat)" in made
+    assert " - " not in made and not made.endswith("-")  # nothing chosen, nothing told
