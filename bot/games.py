@@ -70,6 +70,7 @@ class Played:
     answering_before: frozenset[str] = frozenset()
     new_round: bool = False
     round_options: dict[str, list[str]] = field(default_factory=dict)
+    round_shared: list[str] = field(default_factory=list)  # options every awaited seat has, told once
     campaign: dict[str, str] = field(default_factory=dict)  # store key -> description, when written
     seats_before: frozenset[str] = frozenset()  # the seats awaited before this request (pings: hand-overs)
     legal: dict[str, list[Command]] = field(default_factory=dict)  # awaited seat -> its legal commands
@@ -109,13 +110,23 @@ class Played:
             started or played.board or not d.seats <= answering_before for d in simultaneous
         )
         if simultaneous:  # the round's list stays on the turn message, with the seats still to answer
-            for d in simultaneous:
-                for seat in sorted(d.seats):
-                    labels = [c.label or c.text for c in game.legal_commands(seat)]
-                    if len(labels) > MAX_ROUND_OPTIONS:
-                        more = len(labels) - MAX_ROUND_OPTIONS + 1
-                        labels = [*labels[: MAX_ROUND_OPTIONS - 1], f"… {more} more (/do)"]
-                    played.round_options[seat] = labels
+            every: dict[str, list[str]] = {
+                seat: [c.label or c.text for c in game.legal_commands(seat)]
+                for d in simultaneous
+                for seat in sorted(d.seats)
+            }
+            # What every seat may do (call the escape, read the deck) is told once, when each seat
+            # keeps options of its own to list.
+            common = [x for x in next(iter(every.values())) if all(x in v for v in every.values())]
+            if len(every) < 2 or any(set(v) <= set(common) for v in every.values()):
+                common = []
+            played.round_shared = common
+            for seat, labels in every.items():
+                labels = [x for x in labels if x not in common]
+                if len(labels) > MAX_ROUND_OPTIONS:
+                    more = len(labels) - MAX_ROUND_OPTIONS + 1
+                    labels = [*labels[: MAX_ROUND_OPTIONS - 1], f"… {more} more (/do)"]
+                played.round_options[seat] = labels
         return played
 
 

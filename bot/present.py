@@ -213,6 +213,8 @@ def round_embed(played: Played) -> discord.Embed:
     shared = [d.prompt for d in simultaneous if len(d.seats) > 1 and d.prompt]
     own = {next(iter(d.seats)): d.prompt for d in simultaneous if len(d.seats) == 1 and d.prompt}
     hint = "Pick from your menu below (or /do; add seat: if you hold several)."
+    if played.round_shared:
+        shared.append("Any of you: " + " · ".join(played.round_shared))
     embed = discord.Embed(
         title="A new round: everyone chooses, in any order"
         if played.new_round

@@ -901,3 +901,26 @@ async def test_status_names_the_crew_and_tells_a_choice_every_seat_shares_once(h
     made = field_value(status, "Choices")
     assert "Crew member: Automatic (the recommended crew first) (every seat)" in made
     assert " - " not in made and not made.endswith("-")  # nothing chosen, nothing told
+
+
+async def test_a_round_tells_once_what_every_seat_may_do(harness: Harness) -> None:
+    h = harness
+    await h.slash("game new", user=ALICE, ruleset="heist", opponent=BOB)
+    await h.click(f"esc:join:{(await h.row()).id}:p3", user=CAROL)
+    await h.slash("game start", user=ALICE)
+    users = {"p1": ALICE, "p2": BOB, "p3": CAROL}
+    for _ in range(80):  # the plan, until the first action round opens
+        row, game = await current(h)
+        if heist_state(game).phase == "action":
+            break
+        seat = sorted(game.seats_to_act())[0]
+        await h.slash("do", user=users[seat], command=game.bot_command(seat).text, seat=seat)
+    embed = round_embed(h.shown())
+    assert embed is not None and heist_state(game).phase == "action"
+    labels = {s: [c.label for c in game.legal_commands(s)] for s in ("p1", "p2", "p3")}
+    every = [x for x in labels["p1"] if all(x in v for v in labels.values())]
+    assert every and any("escape" in x for x in every)
+    assert "Any of you: " + " · ".join(every) in embed["description"]
+    for f in embed["fields"]:  # each seat lists its own options only
+        assert not any(x in f["value"] for x in every), f
+        assert next(x for x in labels[f["name"]] if x not in every) in f["value"]
