@@ -186,7 +186,7 @@ def narration(played: Played, lines: list[str] | None = None) -> discord.Embed:
         embed.add_field(name="Result", value=result_text(row, outcome.to_data())[:1024], inline=False)
         if played.campaign:
             embed.add_field(name="Campaign", value=campaign_text(played.campaign)[:1024], inline=False)
-    else:
+    elif not played.round_options:  # a round's own embed, below, says who answers and what
         embed.add_field(
             name="Next", value=next_field(row, played.decisions, played.names)[:1024], inline=False
         )

@@ -917,6 +917,8 @@ async def test_a_round_tells_once_what_every_seat_may_do(harness: Harness) -> No
         await h.slash("do", user=users[seat], command=game.bot_command(seat).text, seat=seat)
     embed = round_embed(h.shown())
     assert embed is not None and heist_state(game).phase == "action"
+    # The round's embed says who answers: the narration above it has no "Next" field repeating it.
+    assert not [f for e in h.shown().embeds for f in e.get("fields", []) if f["name"] == "Next"]
     labels = {s: [c.label for c in game.legal_commands(s)] for s in ("p1", "p2", "p3")}
     every = [x for x in labels["p1"] if all(x in v for v in labels.values())]
     assert every and any("escape" in x for x in every)
