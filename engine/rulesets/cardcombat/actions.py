@@ -20,7 +20,16 @@ from engine.errors import GameOver, IllegalCommand, NotYourTurn, UnknownCommand
 from engine.geometry.square import Cell, cell_name, chebyshev
 from engine.grammar import plural
 from engine.rulesets.cardcombat import rules as R
-from engine.rulesets.cardcombat.content import CHESTS, SUMMONS, Action, cards, enemies, items, parse_actions
+from engine.rulesets.cardcombat.content import (
+    CHESTS,
+    SUMMONS,
+    Action,
+    action_words,
+    cards,
+    enemies,
+    items,
+    parse_actions,
+)
 from engine.rulesets.cardcombat.state import CCState
 
 VERBS = ("commit", "recollect", "use", "move", "attack", "split", "reroll", "accept", "heal", "cast", "teleport", "summon",
@@ -317,7 +326,9 @@ def settle(st: CCState, events: list[Event]) -> None:
         assert act is not None
         if act.needs and not st.turn.get("gated"):
             if not R.use_rift(st, f, act.needs, events):
-                events.append(Event(f"No {act.needs} rift within reach: '{act.text}' fails."))
+                events.append(
+                    Event(f"No {act.needs} rift within reach: {f['name']}'s {action_words(act)} fails.")
+                )
                 pop_action(st)
                 continue
             st.turn["gated"] = True
@@ -489,7 +500,7 @@ def listing(st: CCState, seat: str) -> list[list[Command] | Moves]:
                     out.append(
                         Command("rift", (fid, cell_name(c)), f"Open a {act.what} rift on {cell_name(c)}")
                     )
-        out.append(Command("skip", (fid,), f"Skip '{act.text}'"))
+        out.append(Command("skip", (fid,), f"Skip this action ({action_words(act)})"))
     if f["kind"] == "hero":
         moving = act is not None and act.kind == "move"
         if not moving and not f.get("moved_free") and not R.has(f, "paralyze") and pool > 0:
@@ -619,7 +630,7 @@ def check(st: CCState, seat: str, text: str) -> Command:
                              "there is none next to this hero.")  # fmt: skip
     if not same:
         act = current(st)
-        now = f"the current action is '{act.text}'" if act else "your card actions are done"
+        now = f"the current action is: {action_words(act)}" if act else "your card actions are done"
         raise IllegalCommand(f"'{verb}' is not possible now: {now}. Try: "
                              + ", ".join(sorted({c.verb for c in options})) + ".")  # fmt: skip
     if verb == "move":
@@ -816,7 +827,7 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
     elif v == "open":
         R.open_door(st, f, R.parse_cell_for(st, a[1]), events)
     elif v == "skip":
-        events.append(Event(f"{f['name']} skips '{act.text if act else ''}'."))
+        events.append(Event(f"{f['name']} skips an action" + (f" ({action_words(act)})." if act else ".")))
         pop_action(st, performed=False)
     elif v == "end":
         events.append(Event(f"{f['name']} ends the turn.", board=True))

@@ -28,6 +28,7 @@ from functools import cache
 from typing import Any
 
 from engine.errors import ContentError
+from engine.grammar import joined, with_article
 
 ELEMENTS = ("fire", "water", "wind", "earth", "lightning", "darkness", "light")
 STATUSES = (
@@ -249,6 +250,58 @@ def parse_action(text: str, where: str) -> Action:
     if kw.get("who") and kw["who"] not in ("self", "ally", "foe"):
         raise bad(kw["who"])
     return Action(**kw)
+
+
+_AFTER_HIT = {"wound": "wounded", "poison": "poisoned", "mark": "marked", "paralyze": "paralyzed",
+              "disarm": "disarmed"}  # fmt: skip
+
+
+def action_words(a: Action) -> str:
+    """An action in players' words, from its notation: "ranged r3 t2" reads "ranged attack, range 3, up to 2
+    targets"; "fire: melee +2 stun" reads "melee attack +2, the target is stunned (needs a fire rift)"."""
+    who = {"self": "yourself", "ally": "an ally", "foe": "a foe"}.get(a.who, a.who)
+    parts: list[str]
+    if a.kind == "move":
+        parts = [
+            {"roll": "move a die's roll", "fixed": f"move up to {a.x}", "plus": f"move a die's roll + {a.x}"}[
+                a.dmg
+            ]
+        ]
+    elif a.kind in ("melee", "ranged"):
+        damage = {
+            "stat": "",
+            "plus": f" {a.x:+d}",
+            "fixed": f" for {a.x} damage",
+            "roll": " for the die's value",
+        }
+        parts = [f"{a.kind} attack{damage[a.dmg]}"]
+        if a.range:
+            parts.append(f"range {a.range}")
+        if a.targets > 1:
+            parts.append(f"up to {a.targets} targets")
+        if a.miss > 1:
+            parts.append(f"misses on 1-{a.miss}")
+        parts += [f"a {face} counts {mod:+d}" for face, mod in a.faces]
+        then = [_AFTER_HIT.get(x, x) for x in a.statuses]
+        then += [f"pushed {a.push}"] * bool(a.push) + [f"pulled {a.pull}"] * bool(a.pull)
+        if then:
+            parts.append(f"the target is {joined(then)}")
+    elif a.kind == "heal":
+        parts = [f"heal {who} {a.x}"]
+    elif a.kind == "cast":
+        parts = [f"cast {a.what} on {who}"]
+    elif a.kind == "shield":
+        parts = [f"shield {a.x} (defence to the end of the round)"]
+    elif a.kind == "teleport":
+        parts = [f"teleport up to {a.x}"]
+    elif a.kind == "summon":
+        parts = [f"summon {with_article(a.what)}"]
+    else:  # rift
+        parts = [f"open {with_article(a.what)} rift"]
+    if a.kind in ("heal", "cast") and a.range:
+        parts.append(f"range {a.range}")
+    text = ", ".join(parts)
+    return f"{text} (needs {with_article(a.needs)} rift)" if a.needs else text
 
 
 def _face(word: str) -> tuple[int, int] | None:

@@ -10,7 +10,7 @@ from engine.ruleset import Chooser, OptionSpec, Ruleset, SetupOptions, register
 from engine.rulesets.cardcombat import actions as A
 from engine.rulesets.cardcombat import rules as R
 from engine.rulesets.cardcombat import sampler, search
-from engine.rulesets.cardcombat.content import classes, items, races, scenarios
+from engine.rulesets.cardcombat.content import action_words, classes, items, races, scenarios
 from engine.rulesets.cardcombat.help import HELP
 from engine.rulesets.cardcombat.policy import bot_weights
 from engine.rulesets.cardcombat.present import COLOURS, scene, text_board, view
@@ -93,11 +93,15 @@ class CardCombat(Ruleset):
         opts = tuple(A.legal(st, f["seat"]))
         kind: DecisionKind = "reaction" if st.pending.get("stage") else "activation"
         act = A.current(st)
-        prompt = f"{f['name']}: " + (
-            f"dice {st.pending.get('dice')}"
-            if st.pending.get("stage")
-            else (act.text if act else "actions done, 'end' when ready")
-        )
+        stage = st.pending.get("stage")
+        if stage == "split":
+            a, b = st.pending.get("dice") or (0, 0)
+            asked = f"rolled {a} and {b}: which die is the range and which the damage?"
+        elif stage == "miss":
+            asked = f"rolled {st.pending.get('dmg_die')}, a miss: re-roll it or accept it?"
+        else:
+            asked = action_words(act) if act else "actions done, 'end' when ready"
+        prompt = f"{f['name']}: {asked}"
         default = next((c for c in opts if c.verb in ("accept", "end")), None)
         if st.pending.get("stage") == "split":
             default = opts[0]
