@@ -143,7 +143,9 @@ def step_lines(played: Played, above: list[str] | None = None) -> list[str]:
     lines = list(above or [])
     if played.started:
         game = played.game
-        lines.append(f"**The game begins.** {game.ruleset.name}, scenario {game.scenario}.")
+        lines.append(
+            f"**The game begins.** {game.ruleset.name}: {game.ruleset.scenario(game.scenario).name}."
+        )
     run = next((_run_of(line) for line in reversed(lines) if line.startswith("**")), None)
     for step in played.steps:
         header = step_header(played.row, step, played.names)

@@ -40,7 +40,7 @@ async def test_lobby_join_leave_start(harness: Harness) -> None:
     started = await h.slash("game start", user=BOB)
     assert not started.ephemeral
     assert h.messages[r.message_id]["components"] == []  # the superseded lobby loses its buttons
-    assert "The game begins" in started.text
+    assert "**The game begins.** ESCAPE: " in started.text and "scenario " not in started.text  # by name
     row = await h.row()
     awaited = h.bot.games.load(row).seats_to_act()
     for seat, member in (("resistance", ALICE), ("isc", BOB)):  # only who must act is pinged
