@@ -144,3 +144,16 @@ async def test_new_autocomplete_and_bad_scenario(harness: Harness) -> None:
     assert await h.row() is None
     nothing = await h.slash("do", user=ALICE, command="end")
     assert nothing.ephemeral and "no game" in nothing.content.lower()
+
+
+async def test_rules_list_scenarios_by_name_in_whole_lines(harness: Harness) -> None:
+    h = harness
+    rules = await h.slash("rules", user=BOB, ruleset="heist")
+    listing = next(f["value"] for f in rules.embeds[0]["fields"] if f["name"] == "Scenarios")
+    lines = listing.split("\n")
+    assert len(listing) <= 1024 and lines[0].startswith(
+        "**The Dark Horse Job (Amateur)** (`the_dark_horse_job`) — "
+    )
+    shown = len(lines) - 1
+    assert lines[-1] == f"… and {17 - shown} more: /game new lists them all."  # no line cut in the middle
+    assert all(line.count("**") == 2 for line in lines[:-1])

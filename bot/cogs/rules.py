@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.cogs.lobby import choices
 from bot.errors import Refusal
-from engine import RULESETS, find_ruleset
+from engine import RULESETS, Ruleset, find_ruleset
 
 if TYPE_CHECKING:
     from bot.client import EscapadeBot
@@ -52,8 +52,7 @@ class Rules(commands.Cog):
             first = next(iter(topics.values()), rs.summary or "")
             embed = discord.Embed(title=f"{rs.name} — rules help", description=first[:4000])
             embed.add_field(name="Topics", value=", ".join(topics)[:1024] or "—", inline=False)
-            scen = "\n".join(f"**{i.id}** — {i.summary}" for i in rs.scenarios())
-            embed.add_field(name="Scenarios", value=scen[:1024] or "—", inline=False)
+            embed.add_field(name="Scenarios", value=scenario_list(rs) or "—", inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @rules.autocomplete("ruleset")
@@ -80,3 +79,16 @@ class Rules(commands.Cog):
 async def setup(bot: EscapadeBot) -> None:
     """Load the cog."""
     await bot.add_cog(Rules(bot))
+
+
+def scenario_list(rs: Ruleset, limit: int = 1000) -> str:
+    """The ruleset's scenarios, one line each (name, id to type, summary), as many whole lines as fit in
+    ``limit`` characters, then how many more there are."""
+    lines = [f"**{i.name}** (`{i.id}`) — {i.summary}" for i in rs.scenarios()]
+    shown: list[str] = []
+    for n, line in enumerate(lines):
+        more = f"… and {len(lines) - n} more: /game new lists them all."
+        if sum(len(x) + 1 for x in shown) + len(line) + len(more) + 2 > limit:
+            return "\n".join([*shown, more])
+        shown.append(line)
+    return "\n".join(shown)
