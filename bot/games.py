@@ -77,6 +77,9 @@ class Played:
     turn: str = ""  # the ruleset's "turn 3/8"
     colours: dict[str, str] = field(default_factory=dict)  # seat -> "#rrggbb"
     names: dict[str, str] = field(default_factory=dict)  # seat -> the character it plays, when named
+    look: bool = (
+        False  # a command that only shows something to its asker (``Ruleset.look_verbs``): not stored
+    )
 
     @property
     def board(self) -> bool:
@@ -747,7 +750,9 @@ class GameService:
         """Play ``text`` for a member's seat (or, with ``auto``, for ``seat`` itself), then the bot seats.
 
         ``text`` None plays what the game's own player would choose for the member's seat ("Place for
-        me"). Raises RuleError (the engine's refusal), Refusal or Stale; nothing changes when it raises.
+        me"). A command of ``Ruleset.look_verbs`` is played on a copy only and comes back as a look, for
+        the member's eyes (nothing stored). Raises RuleError (the engine's refusal), Refusal or Stale;
+        nothing changes when it raises.
         """
         async with self.lock(channel_id):
             row = await self.require_live(channel_id, playing=True)
@@ -767,6 +772,11 @@ class GameService:
                 prefixed, typed = split_seat(text or "", self.seats_of(row, user_id))
                 acting = self.seat_for(row, game, user_id, seat or prefixed, typed)
                 text = typed if text is not None else None
+            if text is not None and not auto:
+                command = game.parse(acting, text)
+                if command.verb in game.ruleset.look_verbs:  # played on this copy only, never stored
+                    shown = game.apply(acting, command)
+                    return Played(row, game, [Step(acting, user_id, command.text, shown)], look=True)
             before = answering(game)
             seats_before = frozenset(game.seats_to_act())
             secret = is_secret(game, acting)

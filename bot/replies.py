@@ -119,6 +119,10 @@ class Replier:
 
         ``interaction`` None: nobody asked (a timeout answer); a new message is posted in the channel.
         """
+        if played.look:
+            if interaction is not None:
+                await with_retries(lambda: self._look(interaction, played), self.bot.reply_retry_pauses)
+            return
         row = played.row
         channel_id = row.channel_id
         actor = str(interaction.user.id) if interaction is not None else None
@@ -184,6 +188,18 @@ class Replier:
                 if not transient(exc):
                     raise
                 log.warning("Could not show a hidden choice privately (%s)", exc)
+
+    async def _look(self, interaction: discord.Interaction, played: Played) -> None:
+        """Show the asker, privately, what a look command showed (the turn message stays as it is)."""
+        step = played.steps[0]
+        lines = [present.event_line(e) for e in step.events] or ["Nothing to show."]
+        embed = discord.Embed(title=f"`{step.text}` (only you see this)", description=present.clip(lines))
+        if holds_placeholder(interaction):
+            await drop_placeholder(interaction)
+        if interaction.response.is_done():
+            await interaction.followup.send(embed=embed, ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
 
     def _edit_turn(self, channel_id: str, living: Living, played: Played) -> None:
         embeds = embeds_for(played, living.lines, living.image)

@@ -79,6 +79,9 @@ class Ruleset(ABC):
     # side's name as results read it ("the crew"). A result without winners is then the side's defeat,
     # never a draw.
     players_side: ClassVar[str] = ""
+    # Verbs of commands that only show something to the one who asks (the heist's 'deck'): the bot plays
+    # them on a copy of the game, answers privately, and stores nothing.
+    look_verbs: ClassVar[frozenset[str]] = frozenset()
 
     @abstractmethod
     def scenarios(self) -> list[ScenarioInfo]:

@@ -25,6 +25,7 @@ from bot import render
 from bot.present import EVERY_SEAT
 from engine import Game, load_game
 from engine.rulesets.heist import rules as R
+from engine.rulesets.heist import rules as heist_rules
 from engine.rulesets.heist.campaign import after_heist, prebuilt, slug
 from engine.rulesets.heist.content import load_content
 from engine.rulesets.heist.state import HeistState
@@ -926,3 +927,21 @@ async def test_a_round_tells_once_what_every_seat_may_do(harness: Harness) -> No
     for f in embed["fields"]:  # each seat lists its own options only
         assert not any(x in f["value"] for x in every), f
         assert next(x for x in labels[f["name"]] if x not in every) in f["value"]
+
+
+async def test_reading_the_deck_answers_privately_and_stores_nothing(harness: Harness) -> None:
+    h = harness
+    await h.slash("game new", user=ALICE, ruleset="heist")
+    await h.slash("game start", user=ALICE, bot=True)
+    row, game = await current(h)
+    turn = h.shown()
+    shown = len(h.public_messages())
+    reply = await h.slash("do", user=ALICE, command="deck")
+    assert reply.ephemeral and reply.embeds, reply.text
+    listing = reply.embeds[0]["description"]
+    assert listing.startswith(f"• Event deck, top first: {len(heist_state(game).deck)} cards")
+    first = heist_state(game).deck[0]
+    assert listing.split("\n")[1].startswith(f"• 1. {heist_rules.card_name(first)}: ")  # top card first
+    # Nothing stored, nothing public: the same version, the turn message as it was, no new message.
+    assert (await h.row()).version == row.version and len(h.public_messages()) == shown
+    assert h.shown().text == turn.text and "Event deck" not in h.shown().text

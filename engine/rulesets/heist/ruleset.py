@@ -137,6 +137,7 @@ class Heist(Ruleset):
     campaign_scope = "server"
     hidden_submissions: ClassVar[bool] = False  # the crew plays openly: every command is shown as played
     players_side: ClassVar[str] = "the crew"
+    look_verbs: ClassVar[frozenset[str]] = frozenset({"deck"})  # reading the event deck changes nothing
     confirm_verbs: ClassVar[frozenset[str]] = frozenset({"escape"})  # calling the escape cannot be undone
     summary: ClassVar[str] = (
         "3-4 thieves against the building: plan a route, roll for actions each round, keep the noise down "
