@@ -772,11 +772,10 @@ class GameService:
                 prefixed, typed = split_seat(text or "", self.seats_of(row, user_id))
                 acting = self.seat_for(row, game, user_id, seat or prefixed, typed)
                 text = typed if text is not None else None
-            if text is not None and not auto:
-                command = game.parse(acting, text)
-                if command.verb in game.ruleset.look_verbs:  # played on this copy only, never stored
-                    shown = game.apply(acting, command)
-                    return Played(row, game, [Step(acting, user_id, command.text, shown)], look=True)
+            verb = (text or "").split()[:1]
+            if not auto and verb and verb[0].lower() in game.ruleset.look_verbs:
+                shown = game.apply(acting, text or "")  # on this copy only: never stored
+                return Played(row, game, [Step(acting, user_id, game.log[-1].text, shown)], look=True)
             before = answering(game)
             seats_before = frozenset(game.seats_to_act())
             secret = is_secret(game, acting)
