@@ -77,9 +77,7 @@ class Played:
     turn: str = ""  # the ruleset's "turn 3/8"
     colours: dict[str, str] = field(default_factory=dict)  # seat -> "#rrggbb"
     names: dict[str, str] = field(default_factory=dict)  # seat -> the character it plays, when named
-    look: bool = (
-        False  # a command that only shows something to its asker (``Ruleset.look_verbs``): not stored
-    )
+    look: bool = False  # a look command (``Ruleset.look_verbs``): shown to its asker, not stored
 
     @property
     def board(self) -> bool:
@@ -194,10 +192,14 @@ async def bot_steps(game: Game, thinker: Thinker | None = None) -> list[Step]:
         steps.append(Step(seat, None, game.log[-1].text, events, auto=BOT, secret=secret))
 
 
+def seat_label(seat: str, names: dict[str, str] | None) -> str:
+    """A seat with the character it plays, when the ruleset names one (``names``): "p3, Jimmy"."""
+    return f"{seat}, {names[seat]}" if names and seat in names else seat
+
+
 def bot_label(seat: str, names: dict[str, str], level: str = "") -> str:
     """A seat of the game's own player as progress shows it: "🤖 p3, Jimmy (hard)"."""
-    named = f"{seat}, {names[seat]}" if seat in names else seat
-    return f"🤖 {named}" + (f" ({level})" if level else "")
+    return f"🤖 {seat_label(seat, names)}" + (f" ({level})" if level else "")
 
 
 def bot_move_line(step: Step, names: dict[str, str]) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot import choices, growing
-from bot.games import BOT, WAIT, Played, Step, seat_names
+from bot.games import BOT, WAIT, Played, Step, seat_label, seat_names
 from bot.store import GameRow, LogLine
 from engine import Decision, Event, Game, OptionSpec, find_ruleset
 from engine.ai.levels import DEFAULT_LEVEL
@@ -40,7 +40,7 @@ def who(row: GameRow, seat: str, names: dict[str, str] | None = None) -> str:
     """A seat as shown in messages: the member's mention (embeds do not ping) or the game's player, with
     the seat's character when the ruleset names one (``names``)."""
     holder = row.seats.get(seat)
-    named = f"{seat}, {names[seat]}" if names and seat in names else seat
+    named = seat_label(seat, names)
     if holder in (None, BOT):
         return f"🤖 {named}"
     return f"<@{holder}> ({named})"
