@@ -3,8 +3,12 @@ line, grown from the line's text alone (a later request, or a restarted bot, has
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 from bot.growing import grow
-from engine import Event, new_game
+from engine import RULESETS, Event, new_game
 from engine.grammar import series_text
 
 
@@ -63,17 +67,18 @@ def test_other_events_dice_and_other_kinds_break_a_line() -> None:
     assert grow("• Tiny Mike plans c6.  🎲 ⚄5", plan("Tiny Mike", "d5")) is None  # a line with dice
 
 
-def test_escape_moves_carry_their_path() -> None:
-    game = new_game("escape", scenario="evasion", seed=3, seats={"resistance": None, "isc": None})
+@pytest.mark.parametrize("ruleset", ["escape", "escapepath", "heist"])
+def test_moves_carry_a_path_that_matches_their_text(ruleset: str) -> None:
+    rs = RULESETS[ruleset]
+    game = new_game(ruleset, seed=3, seats={s: None for s in rs.seats[: rs.min_seats or len(rs.seats)]})
     moves = []
-    for _ in range(200):
+    for _ in range(3000):
         seat = game.next_bot_seat()
-        if seat is None or len(moves) >= 3:
+        if seat is None or len(moves) >= 20:
             break
-        moves += [
-            e for e in game.apply(seat, game.bot_command(seat)) if e.kind == "move" and "path" in e.data
-        ]
-    assert moves
-    for e in moves:
+        moves += [e for e in game.apply(seat, game.bot_command(seat)) if "path" in e.data]
+    assert len(moves) >= 5
+    for e in moves:  # the text is what a line of the path grows from: head, squares, then the suffix
         head, frm, to, suffix = e.data["path"]
-        assert e.text == f"{head} {to}{suffix}." and frm != to
+        assert e.text in (f"{head} {to}{suffix}.", f"{head} {frm} ➜ {to}{suffix}."), e.text
+        assert frm != to and grow(f"• {e.text}", replace(e, data={"path": (head, to, "zz9", suffix)}))

@@ -349,6 +349,7 @@ def _move(st: PathState, f: Figure, a: tuple[str, ...], ev: list[Event]) -> None
     # Where it faces and what it has left after the step: a run of steps reads as one line that ends on them.
     after = f", facing {DIRS[g]} ({max(0, f.ap - cost)} AP left)"
     head = f"{name(st, f)} moves to"
+    head = head[:1].upper() + head[1:]  # as play() capitalises the line ("Space alien al2 moves to")
     ev.append(Event(f"{head} {a[1]}{after}.", data={"path": (head, frm, a[1], after)}))
     R.spend(st, f, cost)
 
