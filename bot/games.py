@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot import choices
+from bot import choices, tap
 from bot.config import Config
 from bot.errors import Refusal, Stale
 from bot.store import CampaignRecord, ChannelBusy, GameRow, LoggedCommand, Schedule, Store, state_snapshot
@@ -123,7 +123,7 @@ class Played:
                 common = []
             played.round_shared = common
             for seat, labels in every.items():
-                labels = [x for x in labels if x not in common]
+                labels = tap.compact_labels([x for x in labels if x not in common])
                 if len(labels) > MAX_ROUND_OPTIONS:
                     more = len(labels) - MAX_ROUND_OPTIONS + 1
                     labels = [*labels[: MAX_ROUND_OPTIONS - 1], f"… {more} more (/do)"]

@@ -20,6 +20,8 @@ from engine import Command
 
 MAX_OPTIONS = 25
 MAX_TEXT = 100
+# A menu this short is listed whole: one tap instead of two on a phone, and still a screenful.
+FLAT_MAX = 12
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,9 @@ def subgroups(commands: list[Command], depth: int) -> list[tuple[str, list[Comma
 
 
 def matching(commands: list[Command], path: str) -> list[Command]:
-    """The commands under ``path``."""
+    """The commands under ``path`` (``@word``: every command whose second word is ``word``)."""
+    if path.startswith("@"):
+        return [c for c in commands if words(c)[1:2] == [path[1:]]]
     prefix, subs = split_path(path)
     found = [c for c in commands if words(c)[: len(prefix)] == prefix]
     for sub in subs:
@@ -91,14 +95,62 @@ def matching(commands: list[Command], path: str) -> list[Command]:
     return found
 
 
+def subjects(groups: dict[str, list[Command]]) -> tuple[dict[str, list[Command]], set[str]]:
+    """The commands of several verbs regrouped by their second word when that word names the figure
+    acting (Escape Path's "move ruiz h5 se" and "turn ruiz n"): a phone player thinks "what does Ruiz
+    do" first. Returns the groups and the verbs regrouped: every verb with a second word that follows
+    another verb too. ({}, set()) unless at least two such words are shared, with at most 24 groups."""
+    verbs_of: dict[str, set[str]] = {}
+    for verb, cs in groups.items():
+        for c in cs:
+            w = words(c)
+            if len(w) >= 2 and len(cs) > 1:
+                verbs_of.setdefault(w[1], set()).add(verb)
+    shared = {s for s, v in verbs_of.items() if len(v) >= 2}
+    taking_part = {v for s in shared for v in verbs_of[s]}
+    by_subject: dict[str, list[Command]] = {}
+    for verb, cs in groups.items():
+        if verb in taking_part:
+            for c in cs:
+                by_subject.setdefault(words(c)[1], []).append(c)
+    if len(shared) < 2 or len(by_subject) >= MAX_OPTIONS:
+        return {}, set()
+    return by_subject, taking_part
+
+
+def _subject_entries(commands: list[Command], found: list[Command], subject: str) -> list[Entry]:
+    """One figure's menu: its commands if they fit, else each verb's next menu if those fit together
+    (Ruiz's turns and the squares Ruiz may move to), else one entry per verb."""
+    if len(found) <= MAX_OPTIONS:
+        return [_play(c) for c in found]
+    verbs = list(dict.fromkeys(words(c)[0] for c in found))
+    parts = [entries(commands, f"{verb} {subject}") for verb in verbs]
+    if sum(len(p) for p in parts) <= MAX_OPTIONS:
+        return [e for p in parts for e in p]
+    out = []
+    for verb in verbs:
+        cs = [c for c in found if words(c)[0] == verb]
+        if len(cs) == 1:
+            out.append(_play(cs[0]))
+        else:
+            name = group_name(f"{verb} {subject}", cs)
+            out.append(Entry(f"{name} … ({len(cs)})"[:MAX_TEXT], f">{verb} {subject}"[:MAX_TEXT], len(cs)))
+    return out
+
+
 def _play(c: Command) -> Entry:
     return Entry((c.label or c.text)[:MAX_TEXT], ("=" + c.text)[:MAX_TEXT])
 
 
 def entries(commands: list[Command], path: str = "") -> list[Entry]:
-    """Every entry of the menu at ``path`` (before paging): one per next word, or per split."""
-    prefix, subs = split_path(path)
+    """Every entry of the menu at ``path`` (before paging): every command when they fit in one menu
+    and the top menu would not become a long mixed list (at most ``FLAT_MAX`` commands, or at most 25
+    below the top or of one kind besides one-offs such as "end"), else one entry per next word, or per
+    split."""
     found = matching(commands, path)
+    if path.startswith("@"):
+        return _subject_entries(commands, found, path[1:])
+    prefix, subs = split_path(path)
     depth = len(prefix)
     groups: dict[str, list[Command]] = {}
     done: list[Command] = []
@@ -110,7 +162,31 @@ def entries(commands: list[Command], path: str = "") -> list[Entry]:
             groups.setdefault(w[depth], []).append(c)
     if not subs and not done and len(groups) == 1 and len(found) > 1:  # one kind only: skip a tap
         return entries(commands, " ".join([*prefix, next(iter(groups))]))
+    several = sum(1 for cs in groups.values() if len(cs) > 1)
+    narrowed_already = depth > 0 or bool(subs)
+    if len(found) <= FLAT_MAX or (len(found) <= MAX_OPTIONS and (narrowed_already or several <= 1)):
+        return [_play(c) for c in found]  # short enough to pick from at once
     out = [_play(c) for c in done]
+    if not prefix and several >= 2:
+        by_subject, regrouped = subjects(groups)
+        if by_subject:
+            for word, cs in groups.items():  # in the order the kinds first come in
+                if word in regrouped:
+                    for subject in dict.fromkeys(words(c)[1] for c in cs):
+                        if subject in by_subject:
+                            mine = by_subject.pop(subject)
+                            if len(mine) == 1:
+                                out.append(_play(mine[0]))
+                                continue
+                            name = group_name(subject, mine)
+                            label = f"{name} … ({len(mine)})"[:MAX_TEXT]
+                            out.append(Entry(label, f">@{subject}"[:MAX_TEXT], len(mine)))
+                elif len(cs) == 1:
+                    out.append(_play(cs[0]))
+                else:
+                    name = group_name(word, cs)
+                    out.append(Entry(f"{name} … ({len(cs)})"[:MAX_TEXT], f">{word}"[:MAX_TEXT], len(cs)))
+            return out
     if len(groups) + len(done) > MAX_OPTIONS:
         rest = [c for cs in groups.values() for c in cs]
         split = subgroups(rest, depth)
@@ -195,3 +271,32 @@ def autocomplete(commands: list[Command], typed: str) -> list[Entry]:
         )
     )
     return out[:MAX_OPTIONS]
+
+
+def compact_labels(labels: list[str], most: int = 12) -> list[str]:
+    """Labels that differ in one word only, three or more of them, told as one where the first stood:
+    "Plan a4, b2, b3 (1/8)" for "Plan a4 (1/8)", "Plan b2 (1/8)" and "Plan b3 (1/8)". At most ``most``
+    words are named, then how many more ("… +20")."""
+    split = [label.split() for label in labels]
+    keys: dict[tuple[int, int, tuple[str, ...]], list[int]] = {}
+    for index, ws in enumerate(split):
+        for i in range(len(ws)):
+            keys.setdefault((len(ws), i, (*ws[:i], *ws[i + 1 :])), []).append(index)
+    chosen: dict[int, tuple[int, int, tuple[str, ...]]] = {}
+    for key, members in sorted(keys.items(), key=lambda kv: -len(kv[1])):
+        free = [m for m in members if m not in chosen]
+        if len(free) >= 3:
+            chosen.update((m, key) for m in free)
+    out: list[str] = []
+    told: set[tuple[int, int, tuple[str, ...]]] = set()
+    for index, label in enumerate(labels):
+        key = chosen.get(index)
+        if key is None:
+            out.append(label)
+        elif key not in told:
+            told.add(key)
+            _, i, rest = key
+            values = [split[m][i] for m in range(len(labels)) if chosen.get(m) == key]
+            named = ", ".join(values[:most]) + (f", … +{len(values) - most}" if len(values) > most else "")
+            out.append(" ".join([*rest[:i], named, *rest[i:]]))
+    return out

@@ -294,7 +294,7 @@ class PlaySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"esc:
         options = [
             discord.SelectOption(label=e.label[:100] or "?", value=e.value[:100]) for e in (items or [])
         ] or [discord.SelectOption(label="-", value="-")]
-        where = f" › {path.partition('|')[0]}" if path else ""
+        where = f" › {path.partition('|')[0].lstrip('@')}" if path else ""
         super().__init__(
             discord.ui.Select(
                 custom_id=f"esc:p:{game_id}:{version}:{seat}:{page}:{path}"[:MAX_CUSTOM_ID],

@@ -103,7 +103,8 @@ def test_menus_group_by_verb_then_argument_and_fit_25() -> None:
 
 
 def test_a_group_is_named_by_the_words_its_labels_share() -> None:
-    cards = {"rally": ("Rally", 2), "cleave": ("Cleave", 3), "charge": ("Charge", 2)}
+    cards = {"rally": ("Rally", 2), "cleave": ("Cleave", 3), "charge": ("Charge", 2), "parry": ("Parry", 1)}
+    cards["feint"] = ("Feint", 1)  # 26 commands: too many to list whole
     legal = [command("commit warrior rest", "Human Warrior: play no card")]
     for a, (name, speed) in cards.items():
         legal.append(command(f"commit warrior {a}", f"{name} (speed {speed})"))
@@ -116,9 +117,11 @@ def test_a_group_is_named_by_the_words_its_labels_share() -> None:
     # "commit warrior" is the one kind of command: its menu lists the cards, each group by its card's name.
     assert [e.label for e in top] == [
         "Human Warrior: play no card",
-        "Rally … (3)",
-        "Cleave … (3)",
-        "Charge … (3)",
+        "Rally … (5)",
+        "Cleave … (5)",
+        "Charge … (5)",
+        "Parry … (5)",
+        "Feint … (5)",
     ]
     assert top[1].value == ">commit warrior rally"
     # Labels that share only part of a word, or no label at all, fall back to the command's words.
@@ -149,3 +152,55 @@ def test_autocomplete_hides_no_kind_of_command() -> None:
     assert "commands match" in shown[-1].label and "narrow" in shown[-1].label
     narrowed = tap.autocomplete(legal, "shoot")
     assert [e.value for e in narrowed] == ["shoot oni kappa", "shoot oni tengu"]
+
+
+def reach(legal: list[Command], text: str) -> int:
+    """How many picks it takes to play ``text`` from the top menu, always opening the group holding it."""
+    path = ""
+    for taps in range(1, 10):
+        values = [e.value for e in tap.entries(legal, path)]
+        assert len(values) <= 25
+        if "=" + text in values:
+            return taps
+        path = next(
+            v[1:] for v in values if v[:1] == ">" and text in [c.text for c in tap.matching(legal, v[1:])]
+        )
+    raise AssertionError(f"{text} not reachable")
+
+
+def test_a_short_menu_lists_every_command_at_once() -> None:
+    # ESCAPE: a figure's four moves and its end of activation are one pick each, not two.
+    legal = [command(f"move ubume {s}", f"Ubume moves to {s}") for s in ("d8", "e9", "d10", "c9")]
+    legal.append(command("end", "End Ubume's activation"))
+    assert [e.value for e in tap.entries(legal)] == [f"={c.text}" for c in legal]
+    # Up to 25 commands of one kind besides a one-off ("end") are listed whole too.
+    moves = [
+        command(f"move acolyte {c}{r}", f"Move Flame Acolyte to {c}{r}") for c in "abcd" for r in range(1, 7)
+    ]
+    assert len(tap.entries([command("end"), *moves])) == 25
+    # Several kinds and more than 12 commands keep their groups at the top.
+    mixed = [*moves[:10], *(command(f"dash acolyte b{r}") for r in range(1, 4)), command("end")]
+    assert [e.value for e in tap.entries(mixed)] == [">move", ">dash", "=end"]
+    assert reach(mixed, "move acolyte a1") == 2
+
+
+def test_figures_that_share_several_verbs_get_a_menu_each() -> None:
+    # Escape Path: four figures that each move (a square, then a facing) and turn.
+    facings = ("n", "ne", "se", "s", "sw", "w", "nw")
+    legal = [command("end", "End the team's turn")]
+    for name in ("vance", "okafor", "mirza", "lund"):
+        for square in ("d4", "d5", "d6", "b6", "b5", "b4"):
+            legal += [
+                command(f"move {name} {square} {f}", f"{name.title()} to {square}, facing {f}")
+                for f in facings
+            ]
+        legal += [command(f"turn {name} {f}", f"{name.title()} turns {f}") for f in facings]
+    legal += [command("react panic a", "Panic shot at a"), command("react panic b", "Panic shot at b")]
+    top = tap.entries(legal)
+    assert [e.value for e in top] == ["=end", ">@vance", ">@okafor", ">@mirza", ">@lund", ">react"]
+    assert top[3].label == "Mirza … (49)"
+    mirza = tap.entries(legal, "@mirza")  # the squares to move to, then the turns, in one menu
+    assert [e.value for e in mirza[:6]] == [f">move mirza {s}" for s in ("d4", "d5", "d6", "b6", "b5", "b4")]
+    assert [e.value for e in mirza[6:]] == [f"=turn mirza {f}" for f in facings]
+    assert reach(legal, "move mirza d4 n") == 3 and reach(legal, "turn lund w") == 2
+    assert reach(legal, "react panic b") == 2 and reach(legal, "end") == 1

@@ -247,7 +247,7 @@ async def test_simultaneous_choices_stay_hidden(harness: Harness) -> None:
         # The round opens with one message pinging the other player (Alice just pressed Start) and
         # listing each one's options.
         assert f"<@{ALICE}>" not in start.content and f"<@{BOB}>" in start.content
-        assert "Pick 3" in start.text and "everyone chooses" in start.text
+        assert "Pick 1, 2, 3" in start.text and "everyone chooses" in start.text  # told as one
         public_start = len(h.replies)
         mine = await h.slash("do", user=ALICE, command="pick 3")
         assert mine.ephemeral and "pick 3" in mine.content  # only Alice sees her choice

@@ -393,8 +393,9 @@ async def test_whole_heist_with_three_members(harness: Harness) -> None:
     assert embed is not None and [f["name"] for f in embed["fields"]] == ["p1", "p2", "p3"]
     listing = embed.get("description", "") + "".join(f["value"] for f in embed["fields"])
     assert "Part I, the plan" in listing
-    for f in embed["fields"]:  # each seat's own options, as the engine labels them
-        assert game.legal_commands(f["name"])[0].label in f["value"]
+    for f in embed["fields"]:  # each seat's own options, as the engine labels them (hexes told at once)
+        first = game.legal_commands(f["name"])[0]
+        assert first.label.replace(" (", ", ", 1).split(",")[0] in f["value"]
     check_board(start, row)
 
     refusals: set[str] = set()
@@ -945,3 +946,19 @@ async def test_reading_the_deck_answers_privately_and_stores_nothing(harness: Ha
     # Nothing stored, nothing public: the same version, the turn message as it was, no new message.
     assert (await h.row()).version == row.version and len(h.public_messages()) == shown
     assert h.shown().text == turn.text and "Event deck" not in h.shown().text
+
+
+async def test_the_plan_lists_the_hexes_to_plan_once_not_a_label_each(harness: Harness) -> None:
+    h = harness
+    await h.slash("game new", user=ALICE, ruleset="heist", opponent=BOB)
+    await h.click(f"esc:join:{(await h.row()).id}:p3", user=CAROL)
+    await h.slash("game start", user=ALICE)
+    row, game = await current(h)
+    plans = [c for c in game.legal_commands("p1") if c.verb == "plan"]
+    assert len(plans) > 12 and all(c.label.startswith("Plan ") for c in plans)
+    listing = next(e for e in h.shown().embeds if str(e.get("title", "")).startswith("A new round"))
+    mine = next(f["value"] for f in listing["fields"] if f["name"] == "p1")
+    told = next(x for x in mine.split("\n")[-1].split(" · ") if x.startswith("Plan "))
+    # One entry names the hexes: "Plan b2, c2, c3, … +19 (1/8)", where every label was listed before.
+    assert mine.count("Plan ") == 1 and told.count(", ") == 12 and f"+{len(plans) - 12}" in told
+    assert all(c.args[0] in told for c in plans[:12]) and "more (/do)" not in mine
