@@ -3,7 +3,8 @@
 Two kinds, named by the engine in ``Event.data`` (see :class:`engine.core.Event`):
 
 - a **series** (``data["series"] = (head, item)``): "Tiny Mike plans c6, d5 and d4." for the events "Tiny
-  Mike plans c6.", "Tiny Mike plans d5." and "Tiny Mike plans d4.";
+  Mike plans c6.", "Tiny Mike plans d5." and "Tiny Mike plans d4."; items are one word each unless the
+  head ends with a colon ("Auto-reveal: a lock at g6, a guard at f7 and a camera at f6.");
 - a **path** (``data["path"] = (head, from, to, suffix)``): "Oni moves to n7 ➜ n6 (Mvt 0 left)." for "Oni
   moves to n7 (Mvt 1 left)." then "Oni moves to n6 (Mvt 0 left)." (a step from where the line ends; the
   suffix, a state after the step, is the last step's).
@@ -56,4 +57,5 @@ def _listed(line: str, head: str) -> list[str] | None:
     body = line[len(prefix) : -1]
     *rest, last = body.split(" and ") if " and " in body else [body]
     items = [*(rest[0].split(", ") if rest else []), last]
-    return items if len(rest) <= 1 and all(x and " " not in x for x in items) else None
+    spaced = head.endswith(":")  # a list head ("Auto-reveal:") whose items may be several words
+    return items if len(rest) <= 1 and all(x and (spaced or " " not in x) for x in items) else None

@@ -4,12 +4,14 @@ line, grown from the line's text alone (a later request, or a restarted bot, has
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from bot.growing import grow
 from engine import RULESETS, Event, new_game
 from engine.grammar import series_text
+from engine.rulesets.heist import rules as heist_rules
 
 
 def plan(name: str, hex_: str) -> Event:
@@ -82,3 +84,21 @@ def test_moves_carry_a_path_that_matches_their_text(ruleset: str) -> None:
         head, frm, to, suffix = e.data["path"]
         assert e.text in (f"{head} {to}{suffix}.", f"{head} {frm} ➜ {to}{suffix}."), e.text
         assert frm != to and grow(f"• {e.text}", replace(e, data={"path": (head, to, "zz9", suffix)}))
+
+
+def test_a_sweep_of_reveals_is_one_line_and_other_reveals_keep_theirs() -> None:
+    # The heist's auto-reveal after a move: every chit found is one item of the line.
+    st: Any = new_game("heist", seats={"p1": "1", "p2": "2", "p3": "3"}, seed=4).state
+    unknown = sorted(n for n, t in st.tiles.items() if t.unknown)[:3]
+    ev: list[Event] = []
+    for n in unknown:
+        heist_rules.draw(st, n, ev, "Auto-reveal at")
+    plain = [e for e in ev if "series" in e.data]
+    assert len(plain) == len(ev) == 3, [e.text for e in ev]
+    lines = told(ev)
+    assert len(lines) == 1 and lines[0].startswith("• Auto-reveal: ")
+    assert all(f" at {n}" in lines[0] for n in unknown) and lines[0].count(" and ") == 1
+    # A character's own 🔍 is told on its own line; a series of one-word items still refuses spaces.
+    mine = Event("Ito reveals g6: a lock.", "reveal")
+    assert told([*ev, mine])[-1] == "• Ito reveals g6: a lock."
+    assert grow("• Tiny Mike plans the vault and c6.", plan("Tiny Mike", "d4")) is None

@@ -273,6 +273,14 @@ def place(
     st.tiles[n].chits.append(Chit(base, True, kind.endswith("2x"), 0, from_bag))
 
 
+def _listed_reveal(why: str, n: str, kind: str, thing: str) -> Event:
+    """A plain chit found by a sweep (``why`` ends in " at": the auto-reveal, the escape's reveal), told
+    so that a run of them reads as one line: "Auto-reveal: a lock at g6, a guard at f7 and a blank at f6."."""
+    head = why.removesuffix(" at") + ":"
+    item = f"{thing} at {n}"
+    return Event(f"{head} {item}.", "reveal", data={"tile": n, "chit": kind, "series": (head, item)})
+
+
 def draw(st: HeistState, n: str, ev: list[Event], why: str, by: Player | None = None) -> None:
     """Draw a random chit from the bag onto an unknown security tile (an empty bag leaves it blank).
 
@@ -288,7 +296,10 @@ def draw(st: HeistState, n: str, ev: list[Event], why: str, by: Player | None = 
         return
     kind = st.bag.pop(st.rng.below(len(st.bag)))
     if kind == "blank":
-        ev.append(Event(f"{why} {n}: a blank, nothing there.", "reveal", data={"tile": n, "chit": kind}))
+        if why.endswith(" at"):
+            ev.append(_listed_reveal(why, n, kind, "a blank"))
+        else:
+            ev.append(Event(f"{why} {n}: a blank, nothing there.", "reveal", data={"tile": n, "chit": kind}))
         return
     if kind in ("idea2", "idea3"):
         gain = int(kind[-1])
@@ -305,13 +316,18 @@ def draw(st: HeistState, n: str, ev: list[Event], why: str, by: Player | None = 
             text += ", held by a guard"
     else:
         place(st, n, kind, from_bag=True)
-        text = f"{why} {n}: {with_article(kind.replace('2x', ' (elite)'))}"
+        thing = with_article(kind.replace("2x", " (elite)"))
+        text = f"{why} {n}: {thing}"
         if st.phase == "action" and "blank" in st.bought:
             st.flags.append(f"drawn:{n}")  # the Security Consultant may still swap it this round
         if kind.startswith(CAMERA) and st.phase == "plan" and "shell" in st.bought:
             st.tiles[n].chits[-1].active = False  # Denial of service: found in planning, it starts disabled
             text += ", already disabled"
-    ev.append(Event(text + ".", "reveal", data={"tile": n, "chit": kind}))
+        elif why.endswith(" at"):
+            text = ""
+            ev.append(_listed_reveal(why, n, kind, thing))
+    if text:
+        ev.append(Event(text + ".", "reveal", data={"tile": n, "chit": kind}))
     if kind.startswith(DOG):
         dogs_chase(st, ev)
 
