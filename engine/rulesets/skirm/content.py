@@ -134,6 +134,11 @@ class UnitType:
         """Whether the unit carries this special rule code (LD/LP are read from ``leader``/``leap``)."""
         return rule in self.rules
 
+    @property
+    def once(self) -> bool:
+        """Whether a squad may field this unit only once (UNQ or a name ending in '*')."""
+        return "UNQ" in self.rules or self.name.endswith("*")
+
 
 @dataclass(frozen=True)
 class Faction:

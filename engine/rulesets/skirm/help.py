@@ -17,9 +17,10 @@ HELP: dict[str, str] = {
     ),
     "actions": (
         "A unit spends up to its ACT each activation. Move (3 squares), Dash (1), Ranged or Melee attack, open/close a "
-        "door on its square's side, pick up/drop a marker, Recover (a D6 under ARM stands a Downed unit up; itself or "
+        "door on its square's side, pick up/drop a marker, Recover (a D6 at or under ARM stands a Downed unit up; itself or "
         "an adjacent squadmate). Repeating an action in the same activation costs 1 more each time. Tactical Orders pay "
-        "for actions beyond ACT. Downed units may only Recover or Crawl (a Crawl may always leave difficult ground)."
+        "for actions beyond ACT. Downed units may only Recover or Crawl (a Crawl may always leave difficult ground); a unit "
+        "that stands up goes on with the ACT it has left."
     ),
     "orders": (
         "Tactical Orders: 3D6 each turn plus the LDx dice of Standing leaders; every 1-3 is one order. Spend them on "
@@ -36,15 +37,16 @@ HELP: dict[str, str] = {
         "Ranged: a target not adjacent to you (height counts), in range and in sight (two clear lines from one of your corners to two of its "
         "corners; high walls, closed doors, solid blocks, ground 2+ above you both and Standing units block), and no "
         "Standing enemy next to you. "
-        "Melee: an adjacent enemy. Roll ROA dice under MSK/RSK; each success deals DAM; the target rolls one save per "
-        "damage under ARM; any failed save: Standing -> Downed -> Out. High ground +1 skill, cover (a low wall or 1-high ground on the "
+        "Melee: an adjacent enemy. Roll ROA dice at or under MSK/RSK; each success deals DAM; the target rolls one save "
+        "per damage, at or under ARM; any failed save: Standing -> Downed -> Out. High ground +1 skill, cover (a low wall or 1-high ground on the "
         "target's side facing you, not below you) one automatic save, support (a Standing squadmate next to the target) +1 ROA in melee."
     ),
     "missions": (
         "Seize Ground (Crossroads): 4 objectives; 'plant' a banner (2 ACT) so an objective keeps scoring for you. "
         "Data Heist (Refinery): pick up data caches and 'upload' them in your zone (+2 MP). Sabotage (Necropolis): "
         "'sabotage' an objective you control (RSK roll, +2 MP, it is destroyed). Each turn's event (D6) may bring fog "
-        "(range 4), mud (Move 2), supplies (+1 TO), lockdown (doors shut) or double scoring."
+        "(range 4), mud (Move 2), supplies (+1 TO), reinforcements (+1 TO each), lockdown (doors shut) or double "
+        "scoring."
     ),
     "commands": (
         "activate <unit> · move|dash|crawl|leap <unit> <square> · shoot <unit> [weapon] <target|square> · "

@@ -47,7 +47,7 @@ def build_units(squads: dict[str, tuple[str, str, list[Any]]]) -> dict[str, Unit
 
 @register
 class Skirm(Ruleset):
-    """Skirm: squads of 4-8 units fight over objectives for four turns."""
+    """Skirm: squads of about 100 EP (5-7 units) fight over objectives for four turns."""
 
     id = "skirm"
     name = "Skirm"

@@ -91,7 +91,7 @@ def check_squad(record: Any, cap: int = DEFAULT_CAP) -> tuple[str, str, list[Mem
                 raise SetupError(f"{name}: the {ut.name} has NEQ and cannot take {sk.name} ({sk.ep} EP).")
             if sk.once:
                 take_once("s:" + s, sk.name)
-        if ut.has("UNQ"):
+        if ut.once:
             take_once("u:" + tid, f"the {ut.name}")
         members.append(Member(tid, weapons, skills))
     total = sum(member_cost(fid, m) for m in members)
