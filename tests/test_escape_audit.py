@@ -1,4 +1,5 @@
-"""ESCAPE points an independent read of the rulebook found (issue 10, items 1-9), with scripted dice.
+"""ESCAPE points independent reads of the rulebook found (issue 10, items 1-9; then a second audit at the
+end of the file: the Radio, Firewall with Burrowing, extra actions that lapse, Interference), with scripted dice.
 
 Each test names the rulings entry (docs/rulings/escape.md) that records the reading it checks.
 """
@@ -9,10 +10,9 @@ import pytest
 
 from engine import Game, new_game
 from engine.errors import IllegalCommand
-from engine.rulesets.escape.state import DEFAULT_POLICIES
+from engine.rulesets.escape.rules import left
+from engine.rulesets.escape.state import CBT, DEFAULT_POLICIES, INT
 from tests.escape_helpers import arena, edge, equip, finish_turn, lay, said, sq, state
-
-INT = 2
 
 
 def texts(game: Game, seat: str) -> set[str]:
@@ -292,3 +292,128 @@ def test_the_game_s_own_player_re_rolls_only_a_die_it_can_turn():
     game.apply("isc", "no-dodge")
     assert game.awaiting()[0].kind == "reaction"
     assert game.bot_command("resistance").text == "keep"
+
+
+# -- Second audit against the rulebook (basic rules 1 vs 1) ---------------------------------------------------
+
+
+def test_the_radio_cannot_end_an_activation_on_an_occupied_square_under_firewall():
+    # Event 8: a Resistance character may pass through an occupied square but not end its activation there;
+    # the Radio ends the activation, so it is refused until Ashton has stepped off Mamushi's square.
+    game = arena({"ashton": "h3", "jimmy": "b2", "mamushi": "i3", "oni": "k3"}, event=8)
+    st = state(game)
+    equip(game, "ashton", "radio")
+    game.apply("resistance", "move ashton i3")  # through Mamushi's square
+    assert "radio ashton jimmy" not in texts(game, "resistance")
+    with pytest.raises(IllegalCommand, match="occupied square"):
+        game.apply("resistance", "radio ashton jimmy")
+    assert st.active == "ashton" and st.units["ashton"].carrying is not None
+    game.apply("resistance", "move ashton j3")
+    game.apply("resistance", "radio ashton jimmy")
+    assert st.units["ashton"].activated and st.forced_next == "jimmy"
+
+
+def test_the_radio_calls_only_an_ally_on_the_board():
+    # Radio: an allied character anywhere on the board. Jimmy, still to enter by Airlock 1, is not on it.
+    game = arena({"ashton": "j1", "jimmy": "reserve", "mira": "b2", "mamushi": "m6"})
+    equip(game, "ashton", "radio")
+    assert "radio ashton jimmy" not in texts(game, "resistance") and "radio ashton mira" in texts(
+        game, "resistance"
+    )
+    with pytest.raises(IllegalCommand, match="on the board"):
+        game.apply("resistance", "radio ashton jimmy")
+    # Nor an I.S.C. character taken out last turn, which the Internal factory could bring back.
+    game = arena({"mamushi": "h3", "oni": "b2", "ubume": "h5", "ashton": "b12"}, side="isc")
+    st = state(game)
+    st.turn = 2
+    st.units["oni"].status, st.units["oni"].pos, st.units["oni"].out_turn = "out", None, 1
+    equip(game, "mamushi", "radio")
+    assert "enter oni j1" in texts(game, "isc")  # the factory may bring Oni back this turn
+    with pytest.raises(IllegalCommand, match="on the board"):
+        game.apply("isc", "radio mamushi oni")
+    game.apply("isc", "radio mamushi ubume")
+    assert st.forced_next == "ubume"
+
+
+def test_combat_drugs_left_unspent_do_not_pay_for_a_dodge_later():
+    # The drugs give the *active* character an extra hand-to-hand or ranged attack. Jimmy (Cbt 1) takes
+    # them and attacks no one: when Oni attacks him twice afterwards he can dodge once, not twice.
+    game = arena({"jimmy": "i3", "oni": "j3"}, dice=[1, 6, 1])
+    st = state(game)
+    jimmy = st.units["jimmy"]
+    equip(game, "jimmy", "drugs")
+    game.apply("resistance", "drugs jimmy")
+    assert left(st, jimmy, CBT) == 2
+    game.apply("resistance", "end")
+    assert left(st, jimmy, CBT) == 1
+    game.apply("isc", "attack oni jimmy")
+    game.apply("resistance", "dodge")  # 1+3 vs 6+1: no damage
+    assert jimmy.damage == 0
+    game.apply("isc", "attack oni jimmy")  # no Combat action left: no dodge question, 1+3-1 = 3 damage
+    assert game.awaiting()[0].kind == "activation" and jimmy.damage == 3
+
+
+def test_an_attack_made_in_the_activation_counts_as_the_drugs_extra_one():
+    # Ruling 40: whichever came first, Jimmy's one attack is the drugs' extra one; his own Cbt 1 stays.
+    game = arena({"jimmy": "i3", "oni": "j3"}, dice=[1])
+    st = state(game)
+    equip(game, "jimmy", "drugs")
+    game.apply("resistance", "attack jimmy oni")
+    game.apply("isc", "no-dodge")  # 1+1-3: no damage
+    game.apply("resistance", "drugs jimmy")
+    game.apply("resistance", "end")
+    assert left(st, st.units["jimmy"], CBT) == 1
+
+
+def test_a_datadisk_intellect_action_left_unspent_lapses_with_the_activation():
+    # Kitsune (Int 2) buys an extra Intellect action and does not use it: two counter-measures later, not 3.
+    game = arena({"kitsune": "h2", "ashton": "b2"}, side="isc")
+    st = state(game)
+    equip(game, "kitsune", "datadisk")
+    game.apply("isc", "datadisk kitsune int")
+    assert left(st, st.units["kitsune"], INT) == 3
+    game.apply("isc", "end")
+    assert left(st, st.units["kitsune"], INT) == 2
+
+
+def test_a_revolution_token_s_combat_action_may_still_be_a_dodge():
+    # Unlike the drugs, the token buys a Combat action 'including a dodge': it does not lapse.
+    game = arena({"jimmy": "i3", "oni": "j3"})
+    st = state(game)
+    st.revolution = 1
+    game.apply("resistance", "token combat jimmy")
+    game.apply("resistance", "end")
+    assert left(st, st.units["jimmy"], CBT) == 2
+
+
+def test_firewall_lets_a_burrowing_character_step_off_through_a_wall():
+    # Vesna passes through Ashton's square (g2), then Mamushi's (g3): g3's only free neighbours lie behind
+    # walls, which Burrowing ignores, so she has a way off and the step is legal.
+    game = arena({"vesna": "g1", "ashton": "g2", "mamushi": "g3", "oni": "g4"}, event=8)
+    st = state(game)
+    game.apply("resistance", "move vesna g2")
+    game.apply("resistance", "move vesna g3")
+    game.apply("resistance", "move vesna h3")  # through the wall into the Hangar
+    game.apply("resistance", "end")
+    assert st.units["vesna"].pos == sq("h3")
+
+
+def test_interference_s_second_activation_may_be_declined():
+    # Event 11: the Resistance *can* activate a second character at once; it may let the I.S.C. go instead.
+    game = arena({"ashton": "b2", "jimmy": "b4", "mamushi": "h2", "ubume": "h4"})
+    next_turn(game, init=(1, 6), event=(5, 6))
+    game.apply("resistance", "first resistance")
+    assert "pass" not in texts(game, "resistance")
+    game.apply("resistance", "activate ashton")
+    game.apply("resistance", "end")
+    assert game.awaiting()[0].seats == {"resistance"} and "pass" in texts(game, "resistance")
+    game.apply("resistance", "pass")
+    assert game.awaiting()[0].seats == {"isc"}
+    game.apply("isc", "activate mamushi")
+    game.apply("isc", "end")
+    assert "pass" not in texts(game, "resistance")
+    with pytest.raises(IllegalCommand, match="Interference"):
+        game.apply("resistance", "pass")
+    game.apply("resistance", "activate jimmy")
+    game.apply("resistance", "end")
+    assert game.awaiting()[0].seats == {"isc"}

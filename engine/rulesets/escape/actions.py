@@ -31,7 +31,7 @@ UNIT_VERBS = (
     "throw", "grenade", "hack", "drill", "medkit", "datadisk", "drugs", "radio",
 )  # fmt: skip
 ALL_VERBS = UNIT_VERBS + (
-    "crate", "objective", "equipment", "deploy", "first", "relocate", "switch", "blackout", "token", "end",
+    "crate", "objective", "equipment", "deploy", "first", "relocate", "switch", "blackout", "token", "end", "pass",
     "dodge", "no-dodge", "countermeasure", "no-countermeasure", "reroll", "keep", "push", "no-push", "pull", "react",
 )  # fmt: skip
 
@@ -333,6 +333,13 @@ def check_activation(st: EscapeState, seat: str, words: list[str]) -> Command:
         if sharing(st, u):
             raise IllegalCommand(f"Firewall: {R.name(u)} cannot end its activation on an occupied square.")
         return Command("end", (), f"End {R.name(u)}'s activation")
+    if verb == "pass":
+        _args(args, 0, "pass")
+        if st.active or not st.may_pass or seat != "resistance":
+            raise IllegalCommand(
+                "'pass' only declines the second Resistance activation in a row that Interference (event 11) allows."
+            )
+        return Command("pass", (), "Let the I.S.C. activate now instead of a second Resistance character")
     if verb == "token":
         if len(args) != 2 or args[0] not in ("move", "combat"):
             raise IllegalCommand("Usage: token move|combat <character>")
@@ -440,7 +447,7 @@ def a_move(st: EscapeState, u: Unit, args: list[str]) -> Command:
             for n in R.ring(st, c)
             if (agf or is_adjacent(c, n))
             and (n not in taken or (n == pos and not sharing(st, u)))
-            and R.step_open(st, c, n)
+            and R.step_open(st, c, n, burrow=burrow)
         ]
         if not exits:
             raise IllegalCommand(f"Firewall: {cell_name(c)} has no free square to step off to.")
@@ -770,10 +777,14 @@ def a_drugs(st: EscapeState, u: Unit, args: list[str]) -> Command:
 def a_radio(st: EscapeState, u: Unit, args: list[str]) -> Command:
     _args(args, 1, "radio <character> <ally>")
     item_usable(st, u, "radio")
-    a = R.find_unit(st, args[0], seat=u.seat, what="ally")
-    if a.id == u.id or not R.activatable(st, a):
+    if sharing(st, u):
         raise IllegalCommand(
-            f"The Radio calls an ally who has not activated yet this turn; {R.name(a)} cannot."
+            f"Firewall: the Radio ends the activation, and {R.name(u)} cannot end it on an occupied square."
+        )
+    a = R.find_unit(st, args[0], seat=u.seat, what="ally")
+    if a.id == u.id or a.status != "board" or not R.activatable(st, a):
+        raise IllegalCommand(
+            f"The Radio calls an ally on the board who has not activated yet this turn; {R.name(a)} cannot."
         )
     return Command(
         "radio", (u.id, a.id), f"{R.name(u)} radios {R.name(a)} to go next, ending this activation"
@@ -927,6 +938,9 @@ def activate(st: EscapeState, u: Unit, ev: list[Event]) -> None:
     """Make ``u`` the active character."""
     st.active = u.id
     st.forced_next = ""
+    st.may_pass = False
+    st.act_used = (u.used[MVT], u.used[CBT], u.used[INT])
+    st.act_extra = (0, 0, 0)
     st.trail = [u.pos] if u.pos else []
     st.attacks = []
     ev.append(Event(f"{R.name(u)} is activated.", kind="activate"))
@@ -936,12 +950,21 @@ def play_action(st: EscapeState, seat: str, v: str, a: tuple[str, ...], ev: list
     if v == "end":
         R.end_activation(st, ev)
         return
+    if v == "pass":
+        st.may_pass = False
+        st.next_side = "isc"
+        ev.append(
+            Event("The Resistance lets the I.S.C. activate instead of a second character.", kind="first")
+        )
+        return
     if v == "token":
         u = st.units[a[1]]
         if not st.active:
             activate(st, u, ev)
         st.revolution -= 1
         u.bonus[MVT if a[0] == "move" else CBT] += 1
+        if a[0] == "move":
+            extra_action(st, MVT)  # for this activation; a token's Combat action may also be a later dodge
         ev.append(
             Event(
                 f"The Resistance spends a Revolution token: {R.name(u)} gains a {'Movement' if a[0] == 'move' else 'Combat'} action ({st.revolution} left).",
@@ -1151,6 +1174,13 @@ def consume(st: EscapeState, u: Unit) -> None:
     u.carrying = None
 
 
+def extra_action(st: EscapeState, kind: int) -> None:
+    """Record an extra action only the active character may spend (it lapses when the activation ends)."""
+    extra = list(st.act_extra)
+    extra[kind] += 1
+    st.act_extra = (extra[0], extra[1], extra[2])
+
+
 def p_medkit(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
     consume(st, u)
     healed = min(2, u.damage)
@@ -1162,6 +1192,7 @@ def p_datadisk(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) ->
     consume(st, u)
     kind = {"mvt": MVT, "cbt": CBT, "int": INT}[a[0]]
     u.bonus[kind] += 1
+    extra_action(st, kind)
     ev.append(
         Event(
             f"{R.name(u)} uses the Datadisk: one extra {('Movement', 'Combat', 'Intellect')[kind]} action.",
@@ -1173,6 +1204,7 @@ def p_datadisk(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) ->
 def p_drugs(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> None:
     consume(st, u)
     u.bonus[CBT] += 1
+    extra_action(st, CBT)
     ev.append(Event(f"{R.name(u)} takes the Combat drugs: one extra Combat action.", kind="item"))
 
 
@@ -1337,6 +1369,10 @@ def _end(st: EscapeState, u: Unit, args: list[str]) -> Command:
     return check_activation(st, u.seat, ["end"])
 
 
+def _pass(st: EscapeState, u: Unit, args: list[str]) -> Command:
+    return check_activation(st, u.seat, ["pass"])
+
+
 def activation_candidates(st: EscapeState, seat: str) -> list[Candidate]:
     """Every (checker, unit, arguments) that may be a legal activation command, in listing order."""
     out: list[Candidate] = []
@@ -1384,6 +1420,8 @@ def activation_candidates(st: EscapeState, seat: str) -> list[Candidate]:
             enemies = [v for v in units_all.values() if v.seat != u.seat and v.status == "board" and v.pos]
             enemies_of[u.seat] = enemies
         _unit_candidates(st, seat, u, u.pos, occ, enemies, out)
+    if st.may_pass and seat == "resistance" and units:
+        out.append((_pass, units[0], []))
     return out
 
 

@@ -32,7 +32,9 @@ HELP: dict[str, str] = {
         "A character's Mvt, Cbt and Int are both its skill and how many actions of that kind it gets per turn. "
         "Movement: one square to a side-adjacent free square, or open a door, drop or hand over a token, leave by an "
         "airlock. Combat: hand-to-hand on the 8 squares around, or ranged with a weapon, a crate or a grenade. "
-        "Intellect: hack a locked door (d6 + Int must reach its difficulty). Picking up and turning over tokens is free."
+        "Intellect: hack a locked door (d6 + Int must reach its difficulty). Picking up and turning over tokens is free. "
+        "An extra action from Combat drugs, a Datadisk or a token's Movement is for the activation in progress: "
+        "what is not used by its end is lost."
     ),
     "combat": (
         "An attack rolls d6 + Cbt (+ Power for ranged) minus the target's Cbt; anything above 0 is damage. A passive "
@@ -54,13 +56,14 @@ HELP: dict[str, str] = {
     "events": (
         "2 Supreme AI, 3 Celestial Order (move an I.S.C. character anywhere), 4 Powergrid overload, 5 Fire alarm, "
         "6 High Security Airlock, 7 nothing, 8 Firewall, 9 Short circuit (a door flips), 10 Black-out (a room), "
-        "11 Interference (Resistance goes first, twice), 12 Disconnection (no I.S.C. skills)."
+        "11 Interference (the Resistance has the initiative and may follow its first activation with a second one at "
+        "once; 'pass' declines it), 12 Disconnection (no I.S.C. skills)."
     ),
     "commands": (
         "move <who> <square> · attack <who> <target> · shoot <who> <target> · throw <who> <target> · "
         "grenade <who> <square> · hack <who> <door|target> · open/close <who> <door> · take/reveal <who> <token> · "
-        "give <who> <ally> · drop <who> <square> · leave <who> · enter <who> <square> · end. Doors are written as the "
-        "two squares they separate, like j7|j8."
+        "give <who> <ally> · drop <who> <square> · leave <who> · enter <who> <square> · end · pass (Interference). "
+        "Doors are written as the two squares they separate, like j7|j8."
     ),
     "victory": victory_text(),
 }

@@ -109,7 +109,8 @@ def bot_weights(st: EscapeState, seat: str, options: list[Command]) -> list[int]
     weights = []
     for c in options:
         w = {"attack": 40, "shoot": 35, "throw": 25, "grenade": 20, "leave": 60, "enter": 30, "take": 20,
-             "reveal": 6, "hack": 12, "drill": 3, "medkit": 15, "end": 1, "activate": 2, "react": 0}.get(c.verb, 2)  # fmt: skip
+             "reveal": 6, "hack": 12, "drill": 3, "medkit": 15, "end": 1, "activate": 2, "react": 0,
+             "pass": 0}.get(c.verb, 2)  # fmt: skip
         if c.verb == "move":
             u = st.units[c.args[0]]
             d = dist(bool(u.carrying and st.tokens[u.carrying].kind == "objective"))

@@ -53,7 +53,7 @@ EVENTS = {
     8: "Firewall: Resistance characters may move through occupied squares this turn (not stop on one)",
     9: "Short circuit: the Resistance opens or closes a door of its choice",
     10: "Black-out: the Resistance picks a room where no Combat action can be made this turn",
-    11: "Interference: the Resistance takes the initiative and activates two characters in a row first",
+    11: "Interference: the Resistance takes the initiative and may activate two characters in a row",
     12: "Disconnection: I.S.C. skills do not work this turn",
 }
 _SCENARIOS = scenarios()
@@ -443,6 +443,8 @@ def start_turn(st: EscapeState, ev: list[Event]) -> None:
     st.event_room = ""
     st.initiative = ""
     st.double_activation = False
+    st.may_pass = False
+    st.act_extra = (0, 0, 0)
     st.forced_next = ""
     for u in st.units.values():
         u.activated = False
@@ -494,6 +496,7 @@ def end_activation(st: EscapeState, ev: list[Event]) -> None:
     u = st.units.get(st.active)
     if u is not None:
         u.activated = True
+        lapse_extra_actions(st, u)
     seat = u.seat if u else st.next_side
     st.last_unit = st.active
     st.active = ""
@@ -507,10 +510,23 @@ def end_activation(st: EscapeState, ev: list[Event]) -> None:
         st.double_activation = False
         if side_can_activate(st, "resistance"):
             st.next_side = "resistance"
+            # Interference's second activation is a right, not a duty: 'pass' lets the I.S.C. go instead.
+            st.may_pass = side_can_activate(st, "isc")
             return
     st.next_side = other(seat)
     if not side_can_activate(st, st.next_side):
         st.next_side = seat
+
+
+def lapse_extra_actions(st: EscapeState, u: Unit) -> None:
+    """Drop the extra actions the ending activation bought for the active character alone (Combat drugs, a
+    Datadisk, a Revolution token's Movement action) and did not spend. Actions spent during the activation count against those extras first, so
+    the order in which the character took them does not matter; its own actions stay for its reactions."""
+    for kind in (MVT, CBT, INT):
+        unspent = st.act_extra[kind] - (u.used[kind] - st.act_used[kind])
+        if unspent > 0:
+            u.bonus[kind] -= unspent
+    st.act_extra = (0, 0, 0)
 
 
 def victory_met(st: EscapeState, seat: str) -> bool:

@@ -63,7 +63,7 @@ class Escape(Ruleset):
     id = "escape"
     name = "ESCAPE"
     seats = R.SEATS
-    content_version = "3"
+    content_version = "4"
     summary: ClassVar[str] = (
         "1 vs 1 in L.A.B. 03: the Resistance against the I.S.C., opposed d6 rolls, dodges and hacks."
     )

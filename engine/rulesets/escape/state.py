@@ -95,6 +95,13 @@ class EscapeState:
     # (unit id, the square it left) when the last command was that unit's step and nothing else followed
     # from it: a step straight back would only spend a Movement action (the search player skips it).
     stepped_from: tuple[str, Cell] | None = None
+    # The active character's actions used when its activation began, and the extra actions bought during it
+    # that only the active character may spend (Combat drugs, a Datadisk, a token's Movement): what is left
+    # of them lapses when the activation ends, so they never pay for a dodge or a counter-measure later.
+    act_used: tuple[int, int, int] = (0, 0, 0)
+    act_extra: tuple[int, int, int] = (0, 0, 0)
+    # Interference (event 11): the Resistance may decline its second activation in a row ('pass').
+    may_pass: bool = False
 
     def to_data(self) -> dict[str, Any]:
         """JSON-ready data (tuples become lists, edge keys become strings)."""
@@ -130,6 +137,7 @@ class EscapeState:
             "last_unit": self.last_unit, "result": self.result.to_data() if self.result else None,
             "next_token": self.next_token, "setup_dice": self.setup_dice,
             "stepped_from": [self.stepped_from[0], list(self.stepped_from[1])] if self.stepped_from else None,
+            "act_used": list(self.act_used), "act_extra": list(self.act_extra), "may_pass": self.may_pass,
         }  # fmt: skip
 
     @classmethod
@@ -161,7 +169,8 @@ class EscapeState:
             trail=[(c[0], c[1]) for c in d["trail"]], attacks=[((a[0], a[1]), (b[0], b[1])) for a, b in d["attacks"]],
             last_unit=d["last_unit"], result=Outcome.from_data(d["result"]) if d["result"] else None,
             next_token=d["next_token"], setup_dice=list(d.get("setup_dice", [])),
-            stepped_from=_stepped(d.get("stepped_from")),
+            stepped_from=_stepped(d.get("stepped_from")), act_used=_triple(d.get("act_used")),
+            act_extra=_triple(d.get("act_extra")), may_pass=bool(d.get("may_pass", False)),
         )  # fmt: skip
 
 
@@ -175,6 +184,10 @@ def _parse_ek(v: list[int]) -> EdgeKey:
 
 def _stepped(v: list[Any] | None) -> tuple[str, Cell] | None:
     return (v[0], (v[1][0], v[1][1])) if v else None
+
+
+def _triple(v: list[int] | None) -> tuple[int, int, int]:
+    return (int(v[0]), int(v[1]), int(v[2])) if v else (0, 0, 0)
 
 
 def _cell(v: list[int] | None) -> Cell | None:
