@@ -375,8 +375,13 @@ def test_rule_LNR():
     q = R.attack_targets(st, st.units["acolyte"], R.wp("flame_projector"), sq("d1"), False)
     assert [x["id"] for x in q] == ["warrior", "warrior2"]
     st.units["warrior2"].seat = "player1"  # squadmates on the line are hit too
-    q = R.attack_targets(st, st.units["acolyte"], R.wp("flame_projector"), sq("d1"), False)
+    # Ruling 22 now follows the book's corner-to-corner lines and the firer picks one: a line along the row's
+    # edge crosses no square, so the default line spares the squadmate, and a line through c1 still hits it
+    # (tests/test_skirm_linear.py covers the choice).
+    q = R.attack_targets(st, st.units["acolyte"], R.wp("flame_projector"), sq("d1"), False, ("warrior2",))
     assert "warrior2" in [x["id"] for x in q]
+    q = R.attack_targets(st, st.units["acolyte"], R.wp("flame_projector"), sq("d1"), False)
+    assert [x["id"] for x in q] == ["warrior"]
 
 
 def test_rule_MCR():

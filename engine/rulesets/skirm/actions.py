@@ -2,7 +2,8 @@
 
 Grammar (unit = unit id, sq = square like c4, edge = two squares like c4|c5, weapon = weapon id):
 setup ``zone NAME``, ``deploy unit sq``; turn ``activate unit``, ``end``; actions ``move unit sq``,
-``dash unit sq``, ``crawl unit sq``, ``leap unit sq``, ``shoot unit weapon target|sq``,
+``dash unit sq``, ``crawl unit sq``, ``leap unit sq``, ``shoot unit weapon target|sq [line:unit+unit|none]``
+(an LNR weapon's line choice, named by who else it hits; listed only when the lines differ),
 ``fight unit weapon target``, ``open unit edge``, ``close unit edge``, ``pickup unit``, ``drop unit``,
 ``recover unit target``, ``order unit squadmate``, ``skill unit skill [target]``, mission actions
 ``plant unit``, ``upload unit``, ``sabotage unit``; answers ``reroll N``, ``keep`` (order re-rolls),
@@ -30,7 +31,7 @@ from engine.geometry.square import (
     parse_cell,
     parse_edge,
 )
-from engine.grammar import plural, with_article
+from engine.grammar import joined, plural, with_article
 from engine.rulesets.skirm import board as B
 from engine.rulesets.skirm import rules as R
 from engine.rulesets.skirm.content import SIZE, Skill, Weapon, maps, skill
@@ -507,8 +508,11 @@ def pick_weapon(
 
 
 def chk_shoot(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
-    _usage(len(args) in (1, 2), "shoot <unit> [weapon] <target unit or square>")
-    c, t = target_cell(st, args[-1])
+    line_text = args[-1] if args and args[-1].startswith(LINE) else None
+    if line_text is not None:
+        args = args[:-1]
+    _usage(len(args) in (1, 2), "shoot <unit> [weapon] <target unit or square> [line:<unit>+<unit>|none]")
+    c, _t = target_cell(st, args[-1])
     why = can_shoot_now(st, u)
     if why:
         raise IllegalCommand(why)
@@ -516,13 +520,48 @@ def chk_shoot(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
     why = shot_problem(st, u, w, c)
     if why:
         raise IllegalCommand(why)
+    if line_text is not None and not w.has("LNR"):
+        raise IllegalCommand(f"Only a Linear (LNR) weapon takes a line choice; the {w.name} is not one.")
     cost = require_cost(st, u, verb, w)
-    what = t.name if t else cell_name(c)
-    return Command(
-        "shoot",
-        (u.id, w.id, t.id if t else cell_name(c)),
-        f"{u.name} shoots {what} with the {w.name} ({cost} ACT)",
-    )
+    occ = B.occupancy(st)
+    if not w.has("LNR"):
+        return _shot(u, w, cost, occ, c)
+    choices = R.line_choices(st, u, c, occ)
+    hit = R.line_choice(choices, None if line_text is None else line_units(st, line_text))
+    if hit is None:
+        offers = ", ".join(f"{line_arg(x)} ({line_note(st, x)})" for x in choices)
+        raise IllegalCommand(
+            f"No line from a corner of {u.name}'s square to a corner of {cell_name(c)} hits exactly those units "
+            f"(besides the target). The lines you may draw: {offers}."
+        )
+    return _shot(u, w, cost, occ, c, (hit, len(choices) > 1))
+
+
+LINE = "line:"  # an LNR shot's line choice: ``line:`` and the ids of who else it hits, or ``line:none``
+
+
+def line_units(st: SkirmState, text: str) -> tuple[str, ...]:
+    """The unit ids a typed line choice names (``line:zealot2+warrior``, ``line:none``; ids or unambiguous
+    starts, any order). Raises IllegalCommand for an unknown unit."""
+    body = text[len(LINE) :]
+    if body in ("", "none"):
+        return ()
+    return tuple(find_unit(st, x).id for x in body.split("+") if x)
+
+
+def line_arg(hit: tuple[str, ...]) -> str:
+    """The canonical line-choice argument for a line hitting ``hit`` besides the target (ids sorted)."""
+    return LINE + ("+".join(sorted(hit)) or "none")
+
+
+def line_note(st: SkirmState, hit: tuple[str, ...]) -> str:
+    """Who else a line hits, in players' words: ``line also hits Zealot 2`` / ``line hits no one else``."""
+    return line_phrase([st.units[x].name for x in hit])
+
+
+def line_phrase(names: list[str]) -> str:
+    """:func:`line_note` from the units' names."""
+    return "line also hits " + joined(names) if names else "line hits no one else"
 
 
 def chk_fight(st: SkirmState, u: Unit, verb: str, args: list[str]) -> Command:
@@ -779,8 +818,10 @@ def play_action(st: SkirmState, c: Command, ev: list[Event]) -> None:
         assert target is not None
         if w.has("HVY") and not free:
             u.fired_heavy = True
-        ev.append(Event(f"{u.name} fires the {w.name}{tag}.", kind="shoot"))
-        R.start_attack(st, u, w, target, melee=False)
+        line = line_units(st, a[3]) if len(a) > 3 else None
+        drawn = f" ({line_note(st, line)})" if line is not None else ""
+        ev.append(Event(f"{u.name} fires the {w.name}{tag}{drawn}.", kind="shoot"))
+        R.start_attack(st, u, w, target, melee=False, line=line)
     elif v == "fight":
         assert w is not None
         target = st.units[a[2]].pos
@@ -997,11 +1038,28 @@ def _leap_maker(u: Unit, cost: int) -> Callable[[Cell], Command]:
     return make
 
 
-def _shot(u: Unit, w: Weapon, cost: int, occ: dict[Cell, Unit], c: Cell) -> Command:
+def _shot(
+    u: Unit,
+    w: Weapon,
+    cost: int,
+    occ: dict[Cell, Unit],
+    c: Cell,
+    line: tuple[tuple[str, ...], bool] | None = None,
+) -> Command:
+    """The shot command at square ``c``. ``line``, for an LNR weapon: (who else the line hits, whether the
+    lines differ): the choice is an argument only when they do; the label says who else it hits."""
     t = occ.get(c)
     what = t.name if t else cell_name(c)
-    return Command("shoot", (u.id, w.id, t.id if t else cell_name(c)),
-                   f"{u.name} shoots {what} with the {w.name} ({cost} ACT)")  # fmt: skip
+    args: tuple[str, ...] = (u.id, w.id, t.id if t else cell_name(c))
+    label = f"{u.name} shoots {what} with the {w.name} ({cost} ACT)"
+    if line is not None:
+        hit, many = line
+        if many:
+            args += (line_arg(hit),)
+        if many or hit:
+            name = {v.id: v.name for v in occ.values()} if hit else {}
+            label += f" ({line_phrase([name[x] for x in hit])})"
+    return Command("shoot", args, label)
 
 
 def _shot_maker(u: Unit, w: Weapon, cost: int, occ: dict[Cell, Unit]) -> Callable[[Cell], Command]:
@@ -1010,6 +1068,38 @@ def _shot_maker(u: Unit, w: Weapon, cost: int, occ: dict[Cell, Unit]) -> Callabl
 
 def _shot_checker(st: SkirmState, u: Unit, w: Weapon, occ: dict[Cell, Unit]) -> Callable[[Cell], bool]:
     return lambda c: not shot_problem(st, u, w, c, occ)
+
+
+# An LNR shot candidate: (square, who else its line hits, whether the square's lines differ).
+LineShot = tuple[Cell, tuple[str, ...], bool]
+
+
+def _line_shots(st: SkirmState, u: Unit, occ: dict[Cell, Unit], cells: list[Cell]) -> list[LineShot]:
+    """An LNR weapon's shots at ``cells``: one per distinct line choice of each (best first)."""
+    out: list[LineShot] = []
+    for c in cells:
+        choices = R.line_choices(st, u, c, occ)
+        many = len(choices) > 1
+        out += [(c, hit, many) for hit in choices]
+    return out
+
+
+def _line_shot_maker(u: Unit, w: Weapon, cost: int, occ: dict[Cell, Unit]) -> Callable[[LineShot], Command]:
+    return lambda x: _shot(u, w, cost, occ, x[0], (x[1], x[2]))
+
+
+def _line_shot_checker(
+    st: SkirmState, u: Unit, w: Weapon, occ: dict[Cell, Unit]
+) -> Callable[[LineShot], bool]:
+    seen: dict[Cell, bool] = {}  # the choices of one square share its check
+
+    def allows(x: LineShot) -> bool:
+        ok = seen.get(x[0])
+        if ok is None:
+            ok = seen[x[0]] = not shot_problem(st, u, w, x[0], occ)
+        return ok
+
+    return allows
 
 
 def _order(u: Unit, v: Unit, cost: int) -> Command:
@@ -1090,7 +1180,18 @@ def unit_actions(st: SkirmState, u: Unit, *, basic_only: bool, unchecked: bool =
                                and (c not in occ or occ[c].seat != u.seat))  # fmt: skip
             else:  # out of range is one of shot_problem's refusals: skip those early
                 cells = sorted(c for c, _, d in enemies if d <= reach_w)
-            if unchecked:  # the shots in a group of their own, in the same place of the listing
+            if w.has("LNR"):  # one command per distinct line choice (only Linear weapons have them)
+                if unchecked:
+                    shots = _line_shots(st, u, occ, cells)
+                    groups.append(
+                        Group(shots, _line_shot_maker(u, w, cost, occ), _line_shot_checker(st, u, w, occ))
+                    )
+                    out = []
+                    groups.append(Group(out))
+                else:
+                    legal_cells = [c for c in cells if not shot_problem(st, u, w, c, occ)]
+                    out += [_shot(u, w, cost, occ, c, (hit, many)) for c, hit, many in _line_shots(st, u, occ, legal_cells)]  # fmt: skip
+            elif unchecked:  # the shots in a group of their own, in the same place of the listing
                 groups.append(Group(cells, _shot_maker(u, w, cost, occ), _shot_checker(st, u, w, occ)))
                 out = []
                 groups.append(Group(out))

@@ -13,8 +13,10 @@ from functools import cache
 
 from engine.geometry.corners import (
     ALL_LINES,
+    Point,
     blocked_by_cell,
     blocked_lines,
+    corners,
     near_box,
     scaled_side,
     two_lines,
@@ -611,6 +613,55 @@ def in_cover(st: SkirmState, attacker: Cell, target: Cell) -> bool:
         if any(top > ht and top >= ha for top in tops):
             return True
     return False
+
+
+# -- Linear (LNR) lines ---------------------------------------------------------------------------------------
+
+
+def crossed_squares(p: Point, q: Point) -> tuple[Cell, ...]:
+    """The squares whose inside the segment from grid point ``p`` to grid point ``q`` passes through, in
+    order from ``p``. Grid points are square corners (square ``(x, y)`` spans ``[x, x+1] x [y, y+1]``).
+
+    A square is crossed only when the segment enters its inside: touching one of its corners or running
+    along one of its sides does not cross it (so a segment along a grid line crosses nothing). Exact: the
+    segment is cut into the unit-wide columns it spans, and in each column the rows it passes are found
+    with whole numbers scaled by the column count (no floating point).
+    """
+    px, py = p
+    dx, dy = q[0] - px, q[1] - py
+    if dx == 0 or dy == 0:
+        return ()
+    n, sx = abs(dx), (1 if dx > 0 else -1)
+    out: list[Cell] = []
+    for k in range(n):
+        col = px + sx * k if sx > 0 else px - k - 1
+        # The segment's heights at the column's two sides, times n; it passes rows j with j < hi and
+        # j + 1 > lo (open intervals: rows it only touches at a grid line are left out).
+        y0, y1 = py * n + dy * k, py * n + dy * (k + 1)
+        lo, hi = min(y0, y1), max(y0, y1)
+        first, last = lo // n, -(-hi // n) - 1
+        rows = range(first, last + 1) if dy > 0 else range(last, first - 1, -1)
+        out += [(col, j) for j in rows]
+    return tuple(out)
+
+
+@cache
+def linear_lines(dx: int, dy: int) -> tuple[tuple[Cell, ...], ...]:
+    """The distinct sets of squares crossed by the 16 lines from a corner of square ``(0, 0)`` to a corner
+    of square ``(dx, dy)``: each as the squares in order along its first line (the two end squares left
+    out), in corner order, duplicates dropped. Relative to the attacker's square; memoised (the grid is the
+    same everywhere)."""
+    ends = {(0, 0), (dx, dy)}
+    seen: set[frozenset[Cell]] = set()
+    out: list[tuple[Cell, ...]] = []
+    for p in corners((0, 0)):
+        for q in corners((dx, dy)):
+            cells = tuple([c for c in crossed_squares(p, q) if c not in ends])
+            key = frozenset(cells)
+            if key not in seen:
+                seen.add(key)
+                out.append(cells)
+    return tuple(out)
 
 
 def in_zone(st: SkirmState, seat: str, c: Cell) -> bool:

@@ -39,7 +39,11 @@ HELP: dict[str, str] = {
         "Standing enemy next to you. "
         "Melee: an adjacent enemy. Roll ROA dice at or under MSK/RSK; each success deals DAM; the target rolls one save "
         "per damage, at or under ARM; any failed save: Standing -> Downed -> Out. High ground +1 skill, cover (a low wall or 1-high ground on the "
-        "target's side facing you, not below you) one automatic save, support (a Standing squadmate next to the target) +1 ROA in melee."
+        "target's side facing you, not below you) one automatic save, support (a Standing squadmate next to the target) +1 ROA in melee. "
+        "Linear (LNR) weapons: you pick a straight line from a corner of your square to a corner of the target's, and "
+        "every unit whose square that line passes through is attacked too, your own included (brushing a corner or "
+        "running along a side does not count). When lines differ you get one shot per choice, ending 'line:<units>' or "
+        "'line:none'; typed without it, the line sparing the most of your squad (then catching the most enemies) is used."
     ),
     "missions": (
         "Seize Ground (Crossroads): 4 objectives; 'plant' a banner (2 ACT) so an objective keeps scoring for you. "
@@ -49,7 +53,7 @@ HELP: dict[str, str] = {
         "scoring."
     ),
     "commands": (
-        "activate <unit> · move|dash|crawl|leap <unit> <square> · shoot <unit> [weapon] <target|square> · "
+        "activate <unit> · move|dash|crawl|leap <unit> <square> · shoot <unit> [weapon] <target|square> [line:<units>|none] · "
         "fight <unit> [weapon] <target> · open|close <unit> <c4|c5> · pickup|drop <unit> · recover <unit> <downed> · "
         "order <leader> <squadmate> · skill <unit> <skill> [target] · plant|upload|sabotage <unit> · end · "
         "reroll N · keep · chain <unit>|done · push <square>|none · pass · react reroll|skill ask|never. "

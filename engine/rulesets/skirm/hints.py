@@ -51,7 +51,7 @@ def hints(ruleset: Ruleset, st: SkirmState, seat: str) -> Hints:
     targets: list[Cell] = []
     for cmd in ruleset.legal_commands(st, seat):
         if cmd.verb in TARGET_VERBS and cmd.args[:1] == (u.id,):
-            c = target_cell(st, cmd.args[-1])
+            c = target_cell(st, cmd.args[2])  # a shot may add its line choice after the target
             if c is not None and c not in targets:
                 targets.append(c)
     return Hints(unit=u.name, reach=reach, targets=tuple(targets))

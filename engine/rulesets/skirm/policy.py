@@ -29,6 +29,14 @@ def goals(st: SkirmState, u: Unit) -> list[Cell]:
     return out
 
 
+def line_weight(st: SkirmState, seat: str, arg: str) -> int:
+    """The weight of an LNR shot whose line choice is ``arg`` (``line:a+b`` / ``line:none``): a line that
+    catches a squadmate is a last resort; among the others, each extra enemy on the line counts."""
+    hit = [x for x in arg.partition(":")[2].split("+") if x in st.units]
+    mates = sum(1 for x in hit if st.units[x].seat == seat)
+    return 1 if mates else VERB["shoot"] + 10 * len(hit)
+
+
 def bot_weights(st: SkirmState, seat: str, options: list[Command]) -> list[int]:
     """A weight per option: mission actions and attacks first, then moves that close on a goal."""
     cache: dict[str, list[Cell]] = {}
@@ -45,6 +53,8 @@ def bot_weights(st: SkirmState, seat: str, options: list[Command]) -> list[int]:
                 before = min(chebyshev(u.pos, x) for x in g)
                 after = min(chebyshev(to, x) for x in g)
                 w = 20 + 5 * (before - after) if after < before else (1 if before == 0 else 2)
+        elif c.verb == "shoot" and len(c.args) == 4:  # an LNR shot naming its line: spare squadmates
+            w = line_weight(st, seat, c.args[3])
         elif c.verb in ("chain", "push") and c.args[0] in ("done", "none"):
             w = 3
         elif c.verb == "end" and st.active and not st.ordered:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Event, Outcome
-from engine.geometry.square import Cell, cell_name, chebyshev, sight_line
+from engine.geometry.square import Cell, cell_name, chebyshev
 from engine.grammar import plural, with_article
 from engine.rulesets.skirm import board as B
 from engine.rulesets.skirm.content import Skill, UnitType, Weapon, factions, skill, unit_type, weapon
@@ -343,9 +343,61 @@ def drop_marker(st: SkirmState, u: Unit) -> None:
 # -- attacks -----------------------------------------------------------------------------------------------
 
 
-def attack_targets(st: SkirmState, a: Unit, w: Weapon, target: Cell, melee: bool) -> list[dict[str, Any]]:
+def line_choices(
+    st: SkirmState, a: Unit, target: Cell, occ: dict[Cell, Unit] | None = None
+) -> list[tuple[str, ...]]:
+    """LNR: who else each line the attacker may draw would hit, one entry per distinct set of units.
+
+    The lines run from a corner of the attacker's square to a corner of the target's square (16 of them,
+    :func:`~engine.rulesets.skirm.board.linear_lines`); a line hits every unit on the map (either squad,
+    Standing or Downed) on a square it crosses, the attacker and the target aside. Each entry lists those
+    units' ids in order along the line. Sorted best first for the attacker: fewest squadmates, then most
+    enemies, then by the ids; the first is what a shot typed without a line choice uses (ruling 22).
+    Never empty (``[()]`` when no line hits anyone else). ``occ``: the occupancy, if known."""
+    assert a.pos is not None
+    occ = B.occupancy(st) if occ is None else occ
+    ax, ay = a.pos
+    tx, ty = target
+    lo_x, hi_x = (ax, tx) if ax <= tx else (tx, ax)
+    lo_y, hi_y = (ay, ty) if ay <= ty else (ty, ay)
+    # Every line stays inside the box of the two squares: only units there can be hit.
+    near = {
+        (c[0] - ax, c[1] - ay): v
+        for c, v in occ.items()
+        if lo_x <= c[0] <= hi_x and lo_y <= c[1] <= hi_y and c != a.pos and c != target
+    }
+    if not near:
+        return [()]
+    found: dict[frozenset[str], tuple[str, ...]] = {}
+    for cells in B.linear_lines(tx - ax, ty - ay):
+        hit = tuple([near[c].id for c in cells if c in near])
+        found.setdefault(frozenset(hit), hit)
+    if len(found) == 1:
+        return list(found.values())
+    seat = a.seat
+
+    def rank(hit: tuple[str, ...]) -> tuple[int, int, list[str]]:
+        mates = sum(1 for x in hit if st.units[x].seat == seat)
+        return mates, mates - len(hit), sorted(hit)
+
+    return sorted(found.values(), key=rank)
+
+
+def line_choice(choices: list[tuple[str, ...]], line: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """The entry of :func:`line_choices` hitting exactly the units of ``line`` (any order), the first
+    (the default) when ``line`` is None, or None when no line hits exactly those units."""
+    if line is None:
+        return choices[0]
+    want = frozenset(line)
+    return next((c for c in choices if frozenset(c) == want), None)
+
+
+def attack_targets(
+    st: SkirmState, a: Unit, w: Weapon, target: Cell, melee: bool, line: tuple[str, ...] | None = None
+) -> list[dict[str, Any]]:
     """Everyone an attack rolls against: the primary target, then XPL blast or LNR line victims (CHN chain
-    targets are the attacker's picks, added by ``chain`` answers)."""
+    targets are the attacker's picks, added by ``chain`` answers). ``line``: for LNR, the units the chosen
+    line hits besides the target (see :func:`line_choices`); None draws the default line."""
     assert a.pos is not None
     occ = B.occupancy(st)
     out: list[dict[str, Any]] = []
@@ -360,20 +412,29 @@ def attack_targets(st: SkirmState, a: Unit, w: Weapon, target: Cell, melee: bool
                 out.append({"id": v.id, "primary": False})
                 taken.add(v.id)
     if w.has("LNR") and not melee:
-        for _frm, c, _corner in sight_line(a.pos, target):
-            v = occ.get(c)
-            if v is not None and v.id not in taken:
-                out.append({"id": v.id, "primary": False})
-                taken.add(v.id)
+        choices = line_choices(st, a, target, occ)
+        hit = line_choice(choices, line) or choices[0]  # a checked command names one of them
+        for uid in hit:
+            if uid not in taken:
+                out.append({"id": uid, "primary": False})
+                taken.add(uid)
     return out
 
 
 def start_attack(
-    st: SkirmState, a: Unit, w: Weapon, target: Cell, *, melee: bool, counter: bool = False
+    st: SkirmState,
+    a: Unit,
+    w: Weapon,
+    target: Cell,
+    *,
+    melee: bool,
+    counter: bool = False,
+    line: tuple[str, ...] | None = None,
 ) -> dict[str, Any]:
-    """Push an attack frame; :func:`advance` resolves it (and asks for re-rolls where orders allow)."""
+    """Push an attack frame; :func:`advance` resolves it (and asks for re-rolls where orders allow).
+    ``line``: an LNR shot's chosen line, as :func:`attack_targets` takes it."""
     assert a.pos is not None
-    queue = attack_targets(st, a, w, target, melee)
+    queue = attack_targets(st, a, w, target, melee, line)
     primary = st.units[queue[0]["id"]] if queue and queue[0]["primary"] else None
     f: dict[str, Any] = {
         "t": "attack", "by": a.id, "w": w.id, "melee": melee, "counter": counter,

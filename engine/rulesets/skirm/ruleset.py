@@ -218,15 +218,17 @@ class Skirm(Ruleset):
         return int(sum(u.state == "out" for u in state.units.values() if u.seat == seat))
 
     def endangers_own(self, state: Any, seat: str, command: Command) -> bool:
-        """A shot whose blast (XPL) or line (LNR) would roll against one of ``seat``'s own units."""
+        """A shot whose blast (XPL) or line (LNR) would roll against one of ``seat``'s own units (for LNR,
+        the line the command names, or the default line when it names none)."""
         st: SkirmState = state
-        if command.verb != "shoot" or len(command.args) != 3:
+        if command.verb != "shoot" or len(command.args) not in (3, 4):
             return False
         u = st.units.get(command.args[0])
         if u is None or u.pos is None:
             return False
         cell, _ = A.target_cell(st, command.args[2])
-        victims = R.attack_targets(st, u, R.wp(command.args[1]), cell, melee=False)
+        line = A.line_units(st, command.args[3]) if len(command.args) == 4 else None
+        victims = R.attack_targets(st, u, R.wp(command.args[1]), cell, melee=False, line=line)
         return any(st.units[v["id"]].seat == seat for v in victims)
 
     def help_topics(self) -> dict[str, str]:
