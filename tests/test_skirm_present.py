@@ -97,3 +97,15 @@ def test_bot_games_finish_and_score():
         game.play_bots()
         assert game.outcome is not None
         assert cell_name((0, 0)) == "a1"
+
+
+def test_the_board_is_posted_once_both_squads_are_deployed():
+    game = new_game("skirm", seed=1, seats={"player1": None, "player2": None})
+    deploys = []
+    while game.state.phase in ("zone", "deploy") and len(deploys) < 40:  # type: ignore[attr-defined]
+        seat = game.next_bot_seat()
+        assert seat is not None
+        deploys += [e for e in game.apply(seat, game.bot_command(seat)) if e.kind == "deploy"]
+    # Each placement edits the turn message; the last one, with every unit on the board, posts the board.
+    assert len(deploys) == sum(1 for u in game.state.units.values() if u.pos)  # type: ignore[attr-defined]
+    assert [e.board for e in deploys] == [False] * (len(deploys) - 1) + [True]

@@ -749,7 +749,10 @@ def play(st: SkirmState, seat: str, c: Command) -> list[Event]:
     elif v == "deploy":
         u = st.units[a[0]]
         u.state, u.pos = STANDING, cell_arg(a[1])
-        ev.append(Event(f"{u.name} deploys on {a[1]}.", kind="deploy", board=True))
+        # The board is posted once both squads stand on it; each placement before edits the turn message
+        # (the free squares are one "Show moves" away), so a deployment is not ten new messages.
+        placed = not any(x.state == RESERVE for x in st.units.values())
+        ev.append(Event(f"{u.name} deploys on {a[1]}.", kind="deploy", board=placed))
         after_deploy(st, seat, ev)
     elif v == "activate":
         R.begin_activation(st, st.units[a[0]], ev)
