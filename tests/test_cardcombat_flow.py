@@ -264,7 +264,7 @@ def test_reaching_out_and_fog_of_war() -> None:
     game, st, war = hero_turn()
     assert R.reach(st, war) == 1
     st.scenario["rules"] = ["reaching_out", "fog_of_war"]
-    assert R.reach(st, war) == 2
+    assert R.reach(st, war, attack=True) == 2 and R.reach(st, war) == 1  # "every attack has reach 2"
     here = R.pos(war)
     assert not R.sees(st, here, (here[0] + 5, here[1]), hero=True)
 

@@ -50,19 +50,24 @@ def _positions(scenario: str, seed: int, commands: int) -> Iterator[CCState]:
 @pytest.mark.parametrize("scenario", ["crypt", "orc_camp", "prisoner", "vault"])
 def test_kept_routes_equal_fresh_routes_through_a_random_game(scenario: str) -> None:
     checked = 0
-    for st in _positions(scenario, 11, 400):
-        for f in R.alive(st):
-            # warm: asked twice, so the second answer comes from the memo
-            for free, pool in ((2, 0), (1, 2), (0, 3)):
-                R.hero_routes(st, f, free, pool)
-                warm = R.hero_routes(st, f, free, pool)
-                assert warm == _fresh(
-                    lambda f=f, free=free, pool=pool, st=st: R.hero_routes(st, f, free, pool)
-                )
-            R.wary_routes(st, f, 4)
-            warm_wary = R.wary_routes(st, f, 4)
-            assert warm_wary == _fresh(lambda f=f, st=st: R.wary_routes(st, f, 4))
-            checked += 1
+    # seed 11's game, and the next seeds' while too few positions were checked (a random game's length
+    # changes with every rule fix)
+    for seed in (11, 12, 13):
+        if checked > 100:
+            break
+        for st in _positions(scenario, seed, 400):
+            for f in R.alive(st):
+                # warm: asked twice, so the second answer comes from the memo
+                for free, pool in ((2, 0), (1, 2), (0, 3)):
+                    R.hero_routes(st, f, free, pool)
+                    warm = R.hero_routes(st, f, free, pool)
+                    assert warm == _fresh(
+                        lambda f=f, free=free, pool=pool, st=st: R.hero_routes(st, f, free, pool)
+                    )
+                R.wary_routes(st, f, 4)
+                warm_wary = R.wary_routes(st, f, 4)
+                assert warm_wary == _fresh(lambda f=f, st=st: R.wary_routes(st, f, 4))
+                checked += 1
     assert checked > 100
 
 

@@ -145,7 +145,8 @@ def reveal(st: CCState, events: list[Event]) -> None:
     """Every hero has committed: draw each enemy type's speed card, sort the initiative and begin turns.
 
     Initiative runs from the highest speed; ties go to heroes before enemies, then seat order / the
-    scenario's enemy order. Summons act right after their summoner."""
+    scenario's enemy order (its groups a, b, c..., then its boss, then types that joined later). Summons act
+    right after their summoner."""
     entries: list[tuple[int, int, int, list[Any]]] = []
     seat_rank = {s: i for i, s in enumerate(R.SEATS)}
     for f in R.alive(st):
@@ -165,8 +166,10 @@ def reveal(st: CCState, events: list[Event]) -> None:
     for f in R.alive(st):
         if f["kind"] == "enemy" and f["type"] not in types:
             types.append(f["type"])
+    # ties between enemy types go by the scenario's order, not the order the figures happen to be stored in
+    listed = [*st.scenario.get("groups", ()), st.scenario.get("boss") or ""]
     st.drawn = {}
-    for i, t in enumerate(types):
+    for t in types:
         deck = st.decks.setdefault(t, {"draw": [], "discard": []})
         if not deck["draw"]:
             deck["draw"] = list(range(len(enemies()[t].deck)))
@@ -176,7 +179,8 @@ def reveal(st: CCState, events: list[Event]) -> None:
         st.drawn[t] = idx
         card = enemies()[t].deck[idx]
         events.append(Event(f"{enemies()[t].name}: speed {card.speed}, {card.text}."))
-        entries.append((-card.speed, 1, i, ["enemy", t, card.speed]))
+        rank = listed.index(t) if t in listed else len(listed) + types.index(t)
+        entries.append((-card.speed, 1, rank, ["enemy", t, card.speed]))
     entries.sort(key=lambda e: (e[0], e[1], e[2]))
     st.order = []
     for *_k, entry in entries:
@@ -486,7 +490,8 @@ def listing(st: CCState, seat: str) -> list[list[Command] | Moves]:
             out += status_targets(st, f, act)
         elif act.kind == "teleport":
             for c in squares_within(st, f, act.x):
-                out.append(Command("teleport", (fid, cell_name(c)), f"Teleport to {cell_name(c)}"))
+                onto = " (onto a trap)" if R.is_trap(st, c) and not f.get("flying") else ""
+                out.append(Command("teleport", (fid, cell_name(c)), f"Teleport to {cell_name(c)}{onto}"))
         elif act.kind == "summon":
             for c in squares_within(st, f, 1):
                 out.append(
@@ -503,7 +508,10 @@ def listing(st: CCState, seat: str) -> list[list[Command] | Moves]:
         out.append(Command("skip", (fid,), f"Skip this action ({action_words(act)})"))
     if f["kind"] == "hero":
         moving = act is not None and act.kind == "move"
-        if not moving and not f.get("moved_free") and not R.has(f, "paralyze") and pool > 0:
+        # the round's stamina move comes "before, between or after your action cards": not inside a card
+        queue = st.turn["queue"]
+        between = not queue or int(queue[0][2]) == 0
+        if between and not moving and not f.get("moved_free") and not R.has(f, "paralyze") and pool > 0:
             parts += [Moves(f, move_cells(st, f, 0, pool), " (the round's stamina move)"), (out := [])]
         if act is not None and act.kind in ("melee", "ranged"):
             for it in R.ready_items(f):
@@ -628,6 +636,12 @@ def check(st: CCState, seat: str, text: str) -> Command:
     if verb == "open" and not same:
         raise IllegalCommand("A hero opens a closed door on its turn, standing next to it (diagonals count); "
                              "there is none next to this hero.")  # fmt: skip
+    queue = st.turn.get("queue") or []
+    inside_card = bool(queue) and int(queue[0][2]) > 0
+    mine = hero is not None and hero["id"] == st.turn.get("fig") and not hero.get("moved_free")
+    if verb == "move" and not same and inside_card and mine:
+        raise IllegalCommand("The round's stamina move comes before, between or after your cards, not inside "
+                             "one: play or skip this card's actions first.")  # fmt: skip
     if not same:
         act = current(st)
         now = f"the current action is: {action_words(act)}" if act else "your card actions are done"
@@ -767,9 +781,11 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
             cast_status(st, f, tgt, act, events)
     elif v == "teleport":
         to = R.parse_cell_for(st, a[1])
-        f["pos"] = [to[0], to[1]]
         events.append(Event(f"{f['name']} teleports to {a[1]}."))
         pop_action(st, performed=True)
+        # it crosses nothing on the way, but lands like a step: a trap hurts, loot is taken, the exit lets out
+        if step_onto(st, f, to, events):
+            at_exit(st, f, events)
     elif v == "summon":
         assert act is not None
         to = R.parse_cell_for(st, a[1])
@@ -807,11 +823,12 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
             else:
                 spend_item(st, it)
         elif it.get("active"):
-            # "the card is then lost for the scenario": the hero keeps it for the next one
+            # "the card is then lost for the scenario": the hero keeps it for the next one; "discarding the
+            # card frees the stamina": what was locked on it this round can be spent at once
             it.update(active=False, gone=True)
-            events.append(
-                Event(f"{f['name']} discards {card.name} for this scenario; its stamina is free again.")
-            )
+            st.turn["pool"] = pool + card.stamina
+            events.append(Event(f"{f['name']} discards {card.name} for this scenario: its {card.stamina} "
+                                "stamina are free again, to spend now."))  # fmt: skip
         else:
             it["active"] = True
             st.turn["pool"] = pool - card.stamina
@@ -893,18 +910,32 @@ def walk(st: CCState, f: dict[str, Any], cells: list[Cell], events: list[Event])
     """Move a figure square by square: traps hurt, loot on the way is picked up, an exit lets a hero out."""
     st.trail = [list(R.pos(f))]
     for c in cells:
-        f["pos"] = [c[0], c[1]]
         st.trail.append([c[0], c[1]])
-        if R.is_trap(st, c) and not f.get("flying"):
-            events.append(Event(f"{f['name']} steps on a trap on {cell_name(c)}."))
-            R.hurt(st, f, R.TRAP_DAMAGE, events)
-            if f["hp"] <= 0:
-                return
-        if f["kind"] == "hero":
-            for pile in [p for p in st.loot if (p[0], p[1]) == c]:
-                st.loot.remove(pile)
-                R.take_loot(st, f, pile[2], events)
+        if not step_onto(st, f, c, events):
+            return
     events.append(Event(f"{f['name']} moves to {cell_name(R.pos(f))}."))
+    at_exit(st, f, events)
+
+
+def step_onto(st: CCState, f: dict[str, Any], c: Cell, events: list[Event]) -> bool:
+    """Put a figure on ``c``, as a step of a walk or a teleport's landing: a trap there hurts a figure that
+    does not fly, a hero picks up the loot there. Returns False when the figure fell."""
+    f["pos"] = [c[0], c[1]]
+    if R.is_trap(st, c) and not f.get("flying"):
+        events.append(Event(f"{f['name']} steps on a trap on {cell_name(c)}."))
+        R.hurt(st, f, R.TRAP_DAMAGE, events)
+        if f["hp"] <= 0:
+            return False
+    if f["kind"] == "hero":
+        for pile in [p for p in st.loot if (p[0], p[1]) == c]:
+            st.loot.remove(pile)
+            R.take_loot(st, f, pile[2], events)
+    return True
+
+
+def at_exit(st: CCState, f: dict[str, Any], events: list[Event]) -> None:
+    """A figure that has come to rest on the exit: the freed Prisoner slips out (a rescue), a hero escapes
+    (an escape)."""
     if f.get("summon") == "prisoner" and R.char(st, R.pos(f)) == "E":
         f["out"] = True
         st.flags["rescued"] = True

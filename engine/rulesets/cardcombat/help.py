@@ -12,7 +12,8 @@ HELP: dict[str, str] = {
     "turns": (
         "On your turn your cards' actions come up in order: 'move <hero> <square>', 'attack <hero> <target>', "
         "'heal', 'cast', 'teleport', 'summon', 'rift' as the action says, or 'skip <hero>'. Stamina you did not "
-        "commit pays for extra squares (1 each), one stamina move a round, a re-roll, items and 'loot'. "
+        "commit pays for extra squares (1 each), one stamina move a round (before, between or after your cards, "
+        "not inside one), a re-roll, items and 'loot'. A teleport lands like a step: a trap hurts, loot is taken. "
         "'open <hero> <square>' opens a door next to you. 'end <hero>' ends your turn."
     ),
     "doors": (
@@ -55,9 +56,9 @@ HELP: dict[str, str] = {
         "breaks ties). They walk around traps when they can and stop as soon as their target is in range."
     ),
     "items": (
-        "Augmentations ('boost <hero> <item>') improve your next attack this turn; effects are passive, "
-        "played ('use'), or held in play with locked stamina; weapons add damage. Items recover over their "
-        "cooldown. Buy them in the lobby with gold from loot."
+        "Augmentations ('boost <hero> <item>') improve your next attack this turn, on every target; effects are "
+        "passive, played ('use'), or held in play with locked stamina (discarding one frees that stamina at "
+        "once); weapons add damage. Items recover over their cooldown. Buy them in the lobby with gold from loot."
     ),
     "campaign": (
         "Your hero keeps its level, XP, gold and items between games. 'adventure' plays the next chapter of the "

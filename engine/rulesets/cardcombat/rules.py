@@ -36,6 +36,7 @@ SEATS = ("hero1", "hero2", "hero3", "hero4")
 KING = ((0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1))
 FACE = {2: -2, 3: -1, 4: 0, 5: 1, 6: 2}  # the combat chapter's damage table
 TRAP_DAMAGE = 2
+TRAP_DETOUR = 20  # an enemy walks up to this many extra squares to go around a trap rather than through it
 DOOR, OPEN_DOOR = "D", "/"  # map letters: a closed door (blocks like a wall) and one a hero has opened
 SOLID = "#" + DOOR  # the map letters nothing walks onto or sees through
 
@@ -384,7 +385,7 @@ def distance_map(st: CCState, f: dict[str, Any], avoid_traps: bool) -> Mapping[C
         for n, trap in open_steps(st, geo, c):
             if n in blockers:
                 continue
-            nd = d + (20 if trap else 1)
+            nd = d + (TRAP_DETOUR if trap else 1)
             if nd < dist.get(n, 1 << 30):
                 dist[n] = nd
                 heapq.heappush(frontier, (nd, n))
@@ -523,10 +524,12 @@ def item_bonus(f: dict[str, Any], effect: str) -> int:
     return total
 
 
-def reach(st: CCState, f: dict[str, Any]) -> int:
-    """Melee reach: 1, or 2 with a reach item or the Reaching Out rule (never more than 2)."""
+def reach(st: CCState, f: dict[str, Any], attack: bool = False) -> int:
+    """A figure's reach: 1, or 2 with a reach item (never more than 2). ``attack``: an attack's reach, which
+    the Reaching Out rule ("every attack has reach 2") also makes 2; looting, rifts and status actions keep
+    the figure's own."""
     r = 1 + item_bonus(f, "reach")
-    if "reaching_out" in st.scenario["rules"]:
+    if attack and "reaching_out" in st.scenario["rules"]:
         r = max(r, 2)
     return min(2, r)
 
@@ -716,7 +719,7 @@ def attack_reach(
     """How far this attack reaches: melee reach; a fixed range; or a rolled range plus range bonuses
     (Keen Eye), which apply to rolled range only."""
     if act.kind == "melee":
-        return reach(st, atk)
+        return reach(st, atk, attack=True)
     if act.range:
         return act.range
     return (range_die or 0) + int(mods.get("range", 0))
@@ -731,7 +734,7 @@ def can_target(st: CCState, atk: dict[str, Any], tgt: dict[str, Any], act: Actio
 def potential_range(st: CCState, atk: dict[str, Any], act: Action, mods: dict[str, Any] | None = None) -> int:
     """The farthest this attack could reach: the fixed range, or 6 + bonuses for a rolled range."""
     if act.kind == "melee":
-        return reach(st, atk)
+        return reach(st, atk, attack=True)
     return act.range or 6 + int((mods or {}).get("range", 0))
 
 
@@ -884,7 +887,7 @@ def missed(st: CCState, atk: dict[str, Any], tgt: dict[str, Any], act: Action) -
         return True
     if act.dmg == "roll":
         return False
-    close = act.kind == "ranged" and chebyshev(pos(atk), pos(tgt)) <= reach(st, atk)
+    close = act.kind == "ranged" and chebyshev(pos(atk), pos(tgt)) <= reach(st, atk, attack=True)
     return int(p["dmg_die"]) <= miss_limit(st, atk, tgt, act, close)
 
 
@@ -1118,7 +1121,9 @@ def enemy_turn(st: CCState, e: dict[str, Any], card_index: int, events: list[Eve
     steps = max(0, int(e["move"]) + card.move + (1 if has(e, "adrenaline") else 0))
     e["st"].pop("adrenaline", None)
     rng_needed = (
-        main.range if main.kind == "ranged" and main.range else (reach(st, e) if main.kind == "melee" else 3)
+        main.range
+        if main.kind == "ranged" and main.range
+        else (reach(st, e, attack=True) if main.kind == "melee" else 3)
     )
     dist = distance_map(st, e, avoid_traps=False)
     targets = pick_targets(st, e, 1, dist, events=events)
@@ -1171,23 +1176,31 @@ def enemy_move(
     st: CCState, e: dict[str, Any], goal: dict[str, Any], steps: int, rng_needed: int, events: list[Event]
 ) -> None:
     """Walk toward ``goal``: a square in range (and sight) if one is reachable, with the fewest traps and then
-    the fewest steps; otherwise the reachable square nearest the goal. Traps on the way hurt. An enemy with no
-    way to the goal (closed doors between them) stays where it is."""
+    the fewest steps; otherwise as far as it gets along its way to the goal, the way around traps where there
+    is one (up to :data:`TRAP_DETOUR` squares longer) and through them where there is none. Traps on the way
+    hurt. An enemy with no way to the goal (closed doors between them) stays where it is."""
     key = _walk_key(st, e, steps)
     best = wary_routes(st, e, steps, key)
     here, there = pos(e), pos(goal)
     tx, ty = there
     taken = {pos(f) for f in alive(st)}
     options = [c for c in best if c == here or c not in taken]
-    from_goal = _walk_from(tuple(st.scenario["rows"]), there)  # goal_distance for every square at once
+    rows = tuple(st.scenario["rows"])
+    from_goal = _walk_from(rows, there)  # goal_distance for every square at once
     if from_goal.get(here, 999) >= 999:
         return  # enemies open no doors: one shut away from its target waits where it is
+    # the way on from each square, a trap weighing TRAP_DETOUR squares (a flyer crosses traps unhurt)
+    ahead = from_goal if e.get("flying") or not any("^" in r for r in rows) else _wary_from(rows, there)
 
     def score(c: Cell) -> tuple[int, int, int, int, int]:
         in_range = max(abs(c[0] - tx), abs(c[1] - ty)) <= rng_needed and sees(st, c, there)
         gd = from_goal.get(c, 999)
         traps, walk = best[c]
-        return (0 if in_range else 1, traps, walk if in_range else gd, gd, c[1] * 100 + c[0])
+        if in_range:
+            return (0, traps, walk, gd, c[1] * 100 + c[0])
+        # out of range: the whole way from here to the goal through c, each trap on it (walked or still
+        # ahead) weighing TRAP_DETOUR squares
+        return (1, TRAP_DETOUR * traps + ahead.get(c, 1 << 20), gd, gd, c[1] * 100 + c[0])
 
     dest = min(options, key=score)
     if dest == here:
@@ -1235,6 +1248,37 @@ def walking_distance(st: CCState, a: Cell, b: Cell, through_doors: bool = False)
         rows = tuple(r.replace(DOOR, OPEN_DOOR) for r in rows)
     value: int = _walk_from(rows, a).get(b, 999)
     return value
+
+
+@lru_cache(maxsize=512)
+def _wary_from(rows: tuple[str, ...], start: Cell) -> dict[Cell, int]:
+    """For every square, the length of the way from it to ``start`` around walls and closed doors (figures
+    ignored), each trap stepped onto counting :data:`TRAP_DETOUR` squares (the square itself is not stepped
+    onto): a way through one trap counts as long as a detour of that many squares."""
+    w, h = len(rows[0]), len(rows)
+
+    def wall(c: Cell) -> bool:
+        return not (0 <= c[1] < h and 0 <= c[0] < w) or rows[c[1]][c[0]] in SOLID
+
+    def weight(c: Cell) -> int:
+        return TRAP_DETOUR if rows[c[1]][c[0]] == "^" else 1
+
+    # cost[c]: entering every square from start's side to c, c included; the way on from c leaves c out
+    cost = {start: 0}
+    frontier = [(0, start)]
+    while frontier:
+        d, x = heapq.heappop(frontier)
+        if d > cost[x]:
+            continue
+        for dx, dy in KING:
+            n = (x[0] + dx, x[1] + dy)
+            if wall(n) or (dx and dy and wall((n[0], x[1])) and wall((x[0], n[1]))):
+                continue
+            nd = d + weight(n)
+            if nd < cost.get(n, 1 << 30):
+                cost[n] = nd
+                heapq.heappush(frontier, (nd, n))
+    return {c: d - weight(c) if c != start else 0 for c, d in cost.items()}
 
 
 @lru_cache(maxsize=512)
