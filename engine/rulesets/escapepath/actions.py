@@ -397,7 +397,8 @@ def _fire(st: PathState, f: Figure, a: tuple[str, ...], ev: list[Event], bomb: b
         R.bomb(st, f, target.pos, ev)
     else:
         R.shoot(st, f, target, ev)
-    if g is not None and not turn_first:
+    # A thrower killed by its own blast (ruling 12) turns no more.
+    if g is not None and not turn_first and f.status == "board":
         f.facing = g
         ev.append(Event(f"{name(st, f)} turns {a[2]} (free with the shot)."))
     R.spend(st, f, 2 if bomb else 1)

@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any
 
 from engine.errors import ContentError
-from engine.geometry.square import Cell
+from engine.geometry.square import Cell, cell_name
 
 FILE = "engine/rulesets/escapepath/content/scenarios.json"
 DIRS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
@@ -96,6 +96,37 @@ class Scenario:
         return VECTORS.index((sx, sy))
 
 
+def team_reach(
+    width: int, height: int, walls: frozenset[Cell], voids: frozenset[Cell], jumps: bool, starts: list[Cell]
+) -> set[Cell]:
+    """Every square a character could walk to from ``starts`` on an empty map: steps to the eight squares
+    around (never into walls or voids, nor diagonally between two walls), and with ``jumps`` (the voids rule)
+    straight jumps a character's points pay for."""
+    seen = set(starts)
+    todo = list(starts)
+    while todo:
+        x, y = todo.pop()
+        for dx, dy in VECTORS:
+            n = (x + dx, y + dy)
+            if not (0 <= n[0] < width and 0 <= n[1] < height) or n in walls or n in voids or n in seen:
+                continue
+            if dx and dy and (x + dx, y) in walls and (x, y + dy) in walls:
+                continue
+            seen.add(n)
+            todo.append(n)
+        if not jumps:
+            continue
+        for dx, dy in VECTORS[::2]:  # straight across, at least one void square, 1 AP a square at best
+            n, k = (x + dx, y + dy), 1
+            while n in voids:
+                n, k = (n[0] + dx, n[1] + dy), k + 1
+            landing = 0 <= n[0] < width and 0 <= n[1] < height and n not in walls
+            if 1 < k <= AP["character"] and landing and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return seen
+
+
 def _fail(where: str, why: str) -> ContentError:
     return ContentError(f"{FILE}: {where}: {why}")
 
@@ -150,6 +181,17 @@ def _scenario(d: dict[str, Any], kinds: dict[str, BogieKind]) -> Scenario:
         raise _fail(where, "needs entry points, a team, and a swarm pool at least as large as its cap")
     if scoring["escape"] and not escapes:
         raise _fail(where, "scores escapes but has no escape point")
+    reachable = team_reach(
+        width, height, frozenset(walls), frozenset(voids), "voids" in rules, list(starts.values())
+    )
+    for what, cells in (("escape point", escapes), ("objective", objectives)):
+        for c in cells:
+            if c not in reachable:
+                raise _fail(
+                    where,
+                    f"the {what} {cell_name(c)} cannot be reached from the team's starting squares (walls shut "
+                    "it in; two walls meeting at a corner shut the diagonal between them)",
+                )
     return Scenario(
         id=sid, name=d["name"], summary=d["summary"], description=d["description"], width=width,
         height=height, walls=frozenset(walls), voids=frozenset(voids), entries=tuple(entries),

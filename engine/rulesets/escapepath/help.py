@@ -12,8 +12,8 @@ HELP: dict[str, str] = {
         "spent on a step allows a 90 degree turn, before or after it: 'move vance d4 ne'. Turning on the spot costs "
         "1 AP per 90 degrees: 'turn vance s'. Figures and objects block; so does the diagonal between two blockers. "
         "Bogies come on at entry points (E) for 1 AP, only after every bogie already in play has finished, never "
-        "more than the scenario's cap; they may leave there for 1 AP. A character on the escape point (X) may "
-        "'escape' for 1 AP."
+        "more than the scenario's cap, and not where a figure stands; they may leave there for 1 AP. A character "
+        "on the escape point (X) may 'escape' for 1 AP."
     ),
     "sight": (
         "Figures see everything in the half of the board in front of them (180 degrees) with a clear line, and can "
@@ -22,9 +22,9 @@ HELP: dict[str, str] = {
     ),
     "shooting": (
         "'shoot vance al3' costs 1 AP: 3d6 must reach the range (squares counted with diagonals) to hit; a hit "
-        "alien or vampire survives on 5-6, a zombie or mummy on 4-6 (3-6 with the new bogie save rule). A shot may "
-        "include a free 90 degree turn before or after it ('shoot vance al3 ne'), turning only onto a target already "
-        "in sight. 'retreat vance b4 al3': step backward (2 AP) without turning and shoot for free."
+        "alien or vampire survives on 5-6, a zombie or mummy on 4-6 (3-6 with the new bogie save rule). A shot or "
+        "a bomb may include a free 90 degree turn before or after it ('shoot vance al3 ne'), turning only onto a "
+        "target already in sight. 'retreat vance b4 al3': step backward (2 AP) without turning and shoot for free."
     ),
     "bombs": (
         "'bomb vance al3' costs 2 AP and one of the character's few bombs: 2d6; below the range it falls short on "
@@ -34,9 +34,9 @@ HELP: dict[str, str] = {
     ),
     "combat": (
         "'attack vance' attacks the figure on the square straight ahead (never diagonally), 1 AP. Both roll a d6 "
-        "until decided: attacker higher wins and is carried into the square; a defender facing the attacker wins on "
-        "higher and re-rolls ties; a defender not facing the attacker who ties or rolls higher turns to face it and "
-        "becomes the attacker."
+        "until decided: attacker higher wins and is carried into the square (taking an objective there); a defender "
+        "facing the attacker wins on higher and re-rolls ties; a defender not facing the attacker who ties or rolls "
+        "higher turns to face it and becomes the attacker."
     ),
     "panic": (
         "When a bogie that was not already next to a character attacks it after moving at least partly inside its "

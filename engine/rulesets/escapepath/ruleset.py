@@ -42,7 +42,7 @@ class EscapePath(Ruleset):
     id = "escapepath"
     name = "Escape Path"
     seats = SEATS
-    content_version = "1"
+    content_version = "2"  # 2: Graveyard Shift's gate (l10) opened to the north (l9 was a wall)
     summary: ClassVar[str] = "A team against a swarm of bogies: facing, arcs of fire, bombs and panic shots."
 
     def scenarios(self) -> list[ScenarioInfo]:
