@@ -368,14 +368,7 @@ def free_commands(st: HeistState, p: Player) -> list[Command]:
     if st.phase == "action" and R.has_rule(st, "whispers") and "story" in st.tiles[p.pos].marks and p.ideas:
         out += [Command("whisper", (q.seat,), f"Share 💡 with {q.nickname} in the hideout")
                 for q in R.in_play(st) if q is not p and q.pos == p.pos]  # fmt: skip
-    helper = N.the_npc(st)
-    if helper is not None and helper.pos == p.pos:
-        out += [Command("give", (what, "npc"), f"Hand {what} to the {helper.kind}") for what in R.carried(p)
-                if not what.startswith("item:")]  # fmt: skip
-        out += [
-            Command("take", (what, "npc"), f"Take {what} from the {helper.kind}")
-            for what in sorted(set(helper.loot))
-        ]
+    out += npc_handovers(st, p)
     if st.phase == "action":
         if not st.escape_called:
             out.append(Command("escape", (), "Call the escape (after this round's Event phase)"))
@@ -414,11 +407,26 @@ def free_commands(st: HeistState, p: Player) -> list[Command]:
     return out
 
 
+def npc_handovers(st: HeistState, p: Player) -> list[Command]:
+    """Loot handed to the active NPC on the character's hex, or taken back from it (free, any time)."""
+    helper = N.the_npc(st)
+    if helper is None or helper.pos != p.pos:
+        return []
+    out = [Command("give", (what, "npc"), f"Hand {what} to the {helper.kind}") for what in R.carried(p)
+           if not what.startswith("item:")]  # fmt: skip
+    out += [
+        Command("take", (what, "npc"), f"Take {what} from the {helper.kind}")
+        for what in sorted(set(helper.loot))
+    ]
+    return out
+
+
 def legal_escape(st: HeistState, p: Player) -> list[Command]:
     """The escape commands of a player."""
     if p.status != "in":
         return []
-    out = [Command("run", (), "Run for the nearest exit")]
+    goal = "hideout" if R.has_rule(st, "hideouts_only") else "exit"
+    out = [Command("run", (), f"Run for the nearest {goal}")]
     for n in sorted(st.tiles):
         if R.alive(st, n) and R.loot_on(st, n):
             how = (
@@ -434,6 +442,7 @@ def legal_escape(st: HeistState, p: Player) -> list[Command]:
         for q in R.in_play(st):
             if q is not p and q.pos == p.pos:
                 out.append(Command("give", (what, q.seat), f"Hand {what} to {q.nickname}"))
+    out += npc_handovers(st, p)
     ab = R.abilities(p)
     if "pick_under_pressure" in ab and p.ideas >= 1:
         out += [
@@ -628,12 +637,14 @@ def canon(st: HeistState, p: Player, verb: str, args: Args) -> Command:
             return Command(verb, ("act", norm("_".join(rest))))
         if sub in ("move", "unlock", "subdue", "disable", "reveal", "flick") and len(rest) == 1:
             return Command(verb, (sub, tile_arg(st, rest[0])))
+        if sub in ("take", "drop") and len(rest) == 1:
+            return Command(verb, (sub, norm(rest[0])))
         if sub == "run" and len(rest) == 2 and norm(rest[0]) == "via":
             return Command(verb, ("run", "via", tile_arg(st, rest[1])))
         if sub in ("idea", "done", "run") and not rest:
             return Command(verb, (sub,))
         raise UnknownCommand(
-            "'npc' takes act <action>, move/unlock/subdue/disable/reveal/flick <hex>, idea, done or run."
+            "'npc' takes act <action>, move/unlock/subdue/disable/reveal/flick <hex>, take/drop <loot>, idea, done or run."
         )
     if verb == "bet":
         if len(args) != 1 or not args[0].isdigit():
@@ -937,14 +948,7 @@ def step_to(st: HeistState, p: Player, to: str, ev: list[Event]) -> None:
         p.left += "RRR"
         p.ideas += 1
         ev.append(Event(f"{p.nickname} plugs the USB key in at {to}: 🔍🔍🔍 and 💡.", "action"))
-    if (
-        "story" in st.tiles[to].marks
-        and R.heist(st).objective.special == "docs_in_hideout"
-        and "docs" in p.loot
-    ):
-        p.loot.remove("docs")  # the documents are safe in the hideout
-        st.hauled["docs"] = st.hauled.get("docs", 0) + 1
-        ev.append(Event(f"{p.nickname} stashes the documents in the hideout at {to}.", "loot"))
+    R.stash_docs(st, p, ev)  # The Final Score Part 1: documents carried into a hideout are hidden there
     R.auto_reveal(st, ev, p)
     if "slip" in p.flags and any(c.kind == "dog" and c.active for c in st.tiles[frm].chits):
         st.flags.append(f"dogwait:{frm}")  # There are better dogs: the dog waits to see where it went
@@ -1145,10 +1149,11 @@ def h_take(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     if len(a) > 1 and a[1] == "npc":
         npc = N.the_npc(st)
         assert npc is not None
-        npc.loot.remove(a[0])
-        if a[0] == "cash":
-            p.cash += 1
+        if a[0] == "cash":  # cash is one piece of loot, whatever the amount
+            p.cash += npc.loot.count("cash")
+            npc.loot = [x for x in npc.loot if x != "cash"]
         else:
+            npc.loot.remove(a[0])
             p.loot.append(a[0])
         ev.append(Event(f"{p.nickname} takes {a[0]} back from the {npc.kind}.", "loot"))
         return

@@ -82,16 +82,18 @@ def legal(st: HeistState) -> list[Command]:
     if st.phase == "escape":
         runs = [Command("npc", ("run",), f"Run the {npc.kind} to an exit")]
         for n in sorted(st.tiles):
-            if n != npc.pos and R.alive(st, n) and R.loot_on(st, n):
+            if R.alive(st, n) and any(not x.startswith("item:") for x in R.loot_on(st, n)):
                 runs.append(Command("npc", ("run", "via", n), f"Run the {npc.kind} out by way of {n}"))
-        return runs
-    if st.phase != "action" or npc.done:
+        return runs + loot_commands(st, npc)
+    if st.phase != "action":
         return []
+    if npc.done:
+        return loot_commands(st, npc)
     if not npc.action:
         return [
             Command("npc", ("act", o.key), f"The {npc.kind}: {R.option_label(o)}") for o in options(st, npc)
-        ]
-    out: list[Command] = []
+        ] + loot_commands(st, npc)
+    out: list[Command] = loot_commands(st, npc)
     left = npc.left
     if "M" in left:
         out += [Command("npc", ("move", m), f"The {npc.kind} ➜ {m}") for m in moves(st, npc)]
@@ -120,6 +122,17 @@ def legal(st: HeistState) -> list[Command]:
     return out
 
 
+def loot_commands(st: HeistState, npc: Npc) -> list[Command]:
+    """Free loot handling for an active NPC ("just a character"): pick up the loot on its hex, drop its own."""
+    out = [
+        Command("npc", ("take", what), f"The {npc.kind} picks up {what}")
+        for what in R.loot_on(st, npc.pos)
+        if not what.startswith("item:")
+    ]
+    out += [Command("npc", ("drop", what), f"The {npc.kind} drops {what}") for what in sorted(set(npc.loot))]
+    return out
+
+
 def play(st: HeistState, args: tuple[str, ...], ev: list[Event]) -> None:
     """Play an ``npc`` command that :func:`legal` offered."""
     npc = the_npc(st)
@@ -139,6 +152,25 @@ def play(st: HeistState, args: tuple[str, ...], ev: list[Event]) -> None:
         finish(st, npc, ev)
     elif sub == "run":
         run(st, npc, args[2] if len(args) > 2 else "", ev)
+    elif sub == "take":
+        t = st.tiles[npc.pos]
+        if args[1] == "cash":
+            npc.loot += ["cash"] * t.cash
+            t.cash = 0
+        else:
+            t.loot.remove(args[1])
+            npc.loot.append(args[1])
+        ev.append(Event(f"The {npc.kind} picks up {args[1]} at {npc.pos}.", "loot"))
+        received(st, npc, args[1], ev)
+    elif sub == "drop":
+        t = st.tiles[npc.pos]
+        if args[1] == "cash":
+            t.cash += npc.loot.count("cash")
+            npc.loot = [x for x in npc.loot if x != "cash"]
+        else:
+            npc.loot.remove(args[1])
+            t.loot.append(args[1])
+        ev.append(Event(f"The {npc.kind} drops {args[1]} at {npc.pos}.", "loot"))
     elif sub == "flick":
         npc.loot.remove("keycard")
         st.tiles[args[1]].loot.append("keycard")
@@ -201,6 +233,13 @@ def give(st: HeistState, p: Player, what: str, ev: list[Event]) -> None:
         p.loot.remove(what)
         npc.loot.append(what)
     ev.append(Event(f"{p.nickname} hands {what} to the {npc.kind}.", "loot"))
+    received(st, npc, what, ev)
+
+
+def received(st: HeistState, npc: Npc, what: str, ev: list[Event]) -> None:
+    """What the NPC coming into possession of a piece of loot does (handed over or picked up): The Side
+    Channel's guide opens remote lock Y with the USB key; The Black Box's Architect with the documents gives
+    every character 💡💡 (once)."""
     if what == "usb" and npc.kind == "guide" and R.has_rule(st, "usb_to_guide"):
         for t in st.tiles.values():
             if "remote_lock_y" in t.marks:
@@ -308,8 +347,13 @@ def end_of_actions(st: HeistState, ev: list[Event]) -> None:
 
 
 def run(st: HeistState, npc: Npc, via: str, ev: list[Event]) -> None:
-    """The escape for an NPC: its ideas first, then its die; out, or lost."""
-    route = R.route_from(st, npc.pos, via, better=False, keycard=False)
+    """The escape for an NPC: its ideas first, then its die; out, or caught.
+
+    As for a character, ``via`` is a hex passed on the way, whose loot it picks up; one that falls short is
+    caught as far along as its moves carry it, and what it carries stays on that hex.
+    """
+    # "Just a character": an NPC holding the keycard may take a keycard door on its way out, as a character may.
+    route = R.route_from(st, npc.pos, via, better=False, keycard="keycard" in npc.loot)
     if route is None:
         npc.status = "busted"
         ev.append(Event(f"The {npc.kind} has no way out and is caught.", "busted"))
@@ -317,19 +361,45 @@ def run(st: HeistState, npc: Npc, via: str, ev: list[Event]) -> None:
     need = route[-1][1] if route else 0
     spend = min(npc.ideas, need)
     npc.ideas -= spend
+    where = f" via {via}" if via else ""
     if need - spend == 0:
-        ev.append(Event(f"The {npc.kind} needs {plural(need, 'escape move')}, spends {spend} 💡.", "escape"))
+        ev.append(
+            Event(f"The {npc.kind} needs {plural(need, 'escape move')}{where}, spends {spend} 💡.", "escape")
+        )
+        pick_up(st, npc, via)
         escaped(st, npc, ev)
         return
     die = st.rng.roll(6)
     ok = die >= need - spend
-    if ok:
-        escaped(st, npc, [])
-    else:
-        npc.status = "busted"
     verdict = "out!" if ok else "caught."
-    ev.append(Event(f"The {npc.kind} needs {plural(need, 'escape move')}, spends {spend} 💡 and rolls {die}: {verdict}",
-                    "escape" if ok else "busted", dice=(die,)))  # fmt: skip
+    ev.append(Event(f"The {npc.kind} needs {plural(need, 'escape move')}{where}, spends {spend} 💡 and rolls {die}: "
+                    f"{verdict}", "escape" if ok else "busted", dice=(die,)))  # fmt: skip
+    if ok:
+        pick_up(st, npc, via)
+        escaped(st, npc, [])  # the line above already says it is out
+        return
+    for n, used in route:  # caught as far along the way as its ideas and die carry it
+        if used > spend + die:
+            break
+        npc.pos = n
+        if n == via:
+            pick_up(st, npc, via)
+    t = st.tiles[npc.pos]
+    t.cash += npc.loot.count("cash")
+    t.loot += [x for x in npc.loot if x != "cash"]
+    npc.loot.clear()
+    npc.status = "busted"
+
+
+def pick_up(st: HeistState, npc: Npc, n: str) -> None:
+    """The NPC picks up the loot lying on hex ``n`` (item cards stay: an NPC carries loot, not cards)."""
+    if not n:
+        return
+    t = st.tiles[n]
+    npc.loot += ["cash"] * t.cash
+    t.cash = 0
+    npc.loot += [x for x in t.loot if not x.startswith("item:")]
+    t.loot = [x for x in t.loot if x.startswith("item:")]
 
 
 def run_last(st: HeistState, ev: list[Event]) -> None:

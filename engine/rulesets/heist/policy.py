@@ -129,7 +129,10 @@ def wanted(st: HeistState) -> set[str]:
     out = set()
     if st.hauled.get("jewel", 0) < o.jewels:
         out.add("jewel")
-    if st.hauled.get("docs", 0) < o.docs:
+    if o.special == "docs_in_hideout":  # The Final Score Part 1: only documents hidden in a hideout count
+        if "docs_hidden" not in st.flags:
+            out.add("docs")
+    elif st.hauled.get("docs", 0) < o.docs:
         out.add("docs")
     if st.hauled.get("cash", 0) < o.cash_k:
         out.add("cash")
@@ -279,6 +282,8 @@ def _own_goal(st: HeistState, p: Player) -> set[str] | None:
     a breakout; None when it takes a share of the crew's targets."""
     need = wanted(st)
     outs = R.exits(st)
+    if "docs" in need and "docs" in p.loot and R.heist(st).objective.special == "docs_in_hideout":
+        return R.hideouts(st)  # The Final Score Part 1: the documents go into a hideout, not out
     carrying = bool(set(p.loot) & need) or (p.cash > 0 and "cash" in need)
     if carrying:
         return outs
@@ -290,7 +295,7 @@ def _own_goal(st: HeistState, p: Player) -> set[str] | None:
         # Unplanned escape moves (a 💡 each, then the last-ditch die) take a character out when the escape
         # comes, so one that can still make it keeps at the job: turning back with the deck nearly out,
         # crews left jewels one step away.
-        return outs
+        return R.escape_goals(st)
     if R.heist(st).objective.characters_escape:  # a jail heist: break in to the cells, then out
         cells = set(R.cells(st))
         return outs if R.counts_for_breakout(st, p) or not cells else cells
@@ -653,6 +658,8 @@ def npc_weight(st: HeistState, c: Command, options: list[Command]) -> int:
         return 1 if useful else 30
     if sub == "run":
         return 80 if len(c.args) == 1 else 0
+    if sub in ("take", "drop"):  # an NPC carries out the loot the objective wants; it drops nothing
+        return 40 if sub == "take" and c.args[1] in wanted(st) else 0
     return 8
 
 

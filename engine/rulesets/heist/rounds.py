@@ -149,8 +149,9 @@ def start_escape(st: HeistState, ev: list[Event]) -> None:
         if "anger_therapy" in R.abilities(p):
             for c in R.chits(st, p.pos, GUARD):
                 c.active = False
-        if R.outdoors(st, p):
-            p.status = "escaped"
+        if R.outdoors(st, p) or (R.has_rule(st, "hideouts_only") and p.pos in R.hideouts(st)):
+            p.status = "escaped"  # outside already, or (The Final Score Part 1) hidden in a hideout
+            R.stash_docs(st, p, ev)
             R.bank(st, p, ev, final=True)
     if not R.in_play(st):
         finish(st, ev)
@@ -226,8 +227,9 @@ def escaped(st: HeistState, p: Player, via: str, ev: list[Event]) -> None:
                 R.take_from(st, p, via, what)
     route = R.escape_route(st, p, via)
     if route:
-        p.pos = route[-1][0]  # the exit it left by
+        p.pos = route[-1][0]  # the exit it left by (or the hideout it hides in)
     p.status = "escaped"
+    R.stash_docs(st, p, ev)
     R.bank(st, p, ev, final=True)
     if not R.in_play(st):
         finish(st, ev)

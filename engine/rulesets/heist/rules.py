@@ -113,6 +113,34 @@ def outdoors(st: HeistState, p: Player) -> bool:
     return p.pos in exits(st)
 
 
+HIDEOUT_ROOM = 2  # The Final Score Part 1: at most two characters in one hideout
+
+
+def hideouts(st: HeistState) -> set[str]:
+    """The hideouts (story hexes) still on the board."""
+    return {n for n, t in st.tiles.items() if "story" in t.marks and alive(st, n)}
+
+
+def escape_goals(st: HeistState) -> set[str]:
+    """Where a runner's escape ends: the exits; in a heist whose hideouts are the only way out once the alarm
+    sounds (The Final Score Part 1), the hideouts that still have room (two characters each)."""
+    if not has_rule(st, "hideouts_only"):
+        return exits(st)
+    hidden = [q.pos for q in st.players.values() if q.status == "escaped"]
+    return {n for n in hideouts(st) if hidden.count(n) < HIDEOUT_ROOM}
+
+
+def stash_docs(st: HeistState, p: Player, ev: list[Event]) -> None:
+    """The Final Score Part 1: documents carried into a hideout are hidden there for the objective."""
+    if heist(st).objective.special != "docs_in_hideout" or p.pos not in hideouts(st) or "docs" not in p.loot:
+        return
+    p.loot.remove("docs")
+    st.hauled["docs"] = st.hauled.get("docs", 0) + 1
+    if "docs_hidden" not in st.flags:
+        st.flags.append("docs_hidden")
+    ev.append(Event(f"{p.nickname} stashes the documents in the hideout at {p.pos}.", "loot"))
+
+
 def nbrs(st: HeistState, n: str) -> tuple[str, ...]:
     """The tiles on the board now that share a side with ``n``."""
     # The heist's hottest function (every walk the policy and search make): the neighbours of every tile
@@ -391,7 +419,8 @@ def lift_remote_locks(st: HeistState, n: str, ev: list[Event]) -> None:
 
 
 def bank(st: HeistState, p: Player, ev: list[Event], *, final: bool = False) -> None:
-    """Loot a character carries outdoors is the team's (tools only when the heist ends)."""
+    """Loot a character carries outdoors (or, in the escape, into a hideout) is the team's (tools only when the
+    heist ends)."""
     got = []
     if p.cash:
         st.hauled["cash"] = st.hauled.get("cash", 0) + p.cash
@@ -404,7 +433,8 @@ def bank(st: HeistState, p: Player, ev: list[Event], *, final: bool = False) -> 
         st.hauled[item] = st.hauled.get(item, 0) + 1
         got.append(item)
     if got:
-        ev.append(Event(f"{p.nickname} gets {', '.join(got)} outdoors: the team has it.", "loot"))
+        where = "into hiding" if p.pos in hideouts(st) else "outdoors"
+        ev.append(Event(f"{p.nickname} gets {', '.join(got)} {where}: the team has it.", "loot"))
 
 
 def discard_item(st: HeistState, item: str) -> None:
@@ -677,7 +707,7 @@ def route_from(
                 if has_rule(st, "breakout")
                 else set()
             )
-            outs = [e for e in sorted(exits(st) - taken) if e in costs]
+            outs = [e for e in sorted(escape_goals(st) - taken) if e in costs]
             if not outs:
                 return None
             goal = min(outs, key=lambda e: costs[e])
@@ -747,7 +777,12 @@ def objective_met(st: HeistState) -> bool:
     if "plan_lost" in st.flags:
         return False
     got = st.hauled
-    if got.get("docs", 0) < o.docs or got.get("jewel", 0) < o.jewels or got.get("cash", 0) < o.cash_k:
+    if got.get("jewel", 0) < o.jewels or got.get("cash", 0) < o.cash_k:
+        return False
+    if o.special == "docs_in_hideout":
+        if "docs_hidden" not in st.flags:  # documents taken out by an exit are not hidden in a hideout
+            return False
+    elif got.get("docs", 0) < o.docs:
         return False
     if o.npc_escapes and not any(n.status == "escaped" for n in st.npcs):
         return False

@@ -176,7 +176,8 @@ class Heist(Ruleset):
             prompt = f"{R.card_name(st.active_event)}: the team may use it ({', '.join(sorted({c.verb for s in seats for c in A.legal(st, s)} - {'continue', 'deck'}))}), then 'continue'."
         elif st.phase == "escape":
             seats = [p.seat for p in R.in_play(st)]
-            prompt = "Escape! Each character still inside runs for an exit ('run' or 'run via <hex>')."
+            goal = "a hideout (*)" if R.has_rule(st, "hideouts_only") else "an exit"
+            prompt = f"Escape! Each character still inside runs for {goal} ('run' or 'run via <hex>')."
         else:
             seats = [p.seat for p in R.in_play(st) if not p.done]
             dice = ", ".join(f"{p.nickname} {p.die}" for p in R.in_play(st))

@@ -106,11 +106,13 @@ class _Walks:
     """Each character's walking costs for one evaluation: from where it stands and to the nearest exit,
     over the tiles it may walk on (its planned tiles and the exits; anywhere once the escape is on)."""
 
-    def __init__(self, st: HeistState) -> None:
+    def __init__(self, st: HeistState, outs: set[str] | None = None) -> None:
+        # ``outs``: where loot is carried to, if not the exits (The Final Score Part 1's documents: a hideout)
         self.st = st
         # Once the escape is called (or on), the crew only runs: nothing more is opened, cracked or freed.
         self.running = st.escape_called or st.phase == "escape"
         exits = R.exits(st)
+        to = exits if outs is None else outs
         key = walk_key(st)
         self.frm: list[dict[str, int]] = []
         self.out_of: list[dict[str, int]] = []
@@ -125,8 +127,8 @@ class _Walks:
             held = 0 if A.can_leave(st, p) else R.guards(st, p.pos)
             self.held.append(held)
             self.frm.append(_walk(st, {p.pos}, allowed, outward=True, start=held, key=key))
-            self.out_of.append(_walk(st, exits, allowed, outward=False, key=key))
-        self.free_out = _walk(st, exits, None, outward=False, key=key)
+            self.out_of.append(_walk(st, to, allowed, outward=False, key=key))
+        self.free_out = _walk(st, to, None, outward=False, key=key)
 
     def carry(self, seat: str) -> int:
         """From where ``seat``'s character stands to the nearest exit."""
@@ -196,19 +198,21 @@ class _Walks:
 
 def job_steps(st: HeistState) -> tuple[float, int]:
     """The crew's remaining work as walking steps (an estimate from public facts) and how many parts the
-    objective has: each missing piece of loot fetched and carried out (its remote lock or keycard door
-    opened first), the safe reached and cracked, the NPC freed and brought out, a breakout's cell reached.
+    objective has: each missing piece of loot fetched and carried out (into a hideout for The Final Score
+    Part 1's documents; its remote lock or keycard door opened first), the safe reached and cracked, the NPC freed and brought out, a breakout's cell reached.
     Once the escape is called the crew only runs (picking up loot on the way), so whatever still needs a
     server, keycard, safe or freeing counts as out of reach."""
     o = R.heist(st).objective
-    w = _Walks(st)
+    w = everywhere = _Walks(st)
     steps = 0.0
     parts = 0
     inside = R.in_play(st)
+    hidden = _Walks(st, R.hideouts(st)) if o.special == "docs_in_hideout" else w
     for kind, need in (("docs", o.docs), ("jewel", o.jewels), ("cash", o.cash_k)):
         if not need:
             continue
         parts += 1
+        w = hidden if kind == "docs" else everywhere
         missing = need - st.hauled.get(kind, 0)
         if missing <= 0:
             continue
@@ -236,6 +240,7 @@ def job_steps(st: HeistState) -> tuple[float, int]:
                 steps += missing * 2 * FAR / need
             else:
                 steps += missing * (FAR if o.safe else w.reach(unknown) + FAR // 2) / need
+    w = everywhere
     if o.safe:
         parts += 1
         safe = R.heist(st).safe
