@@ -86,3 +86,8 @@ def st_of(g: Game) -> PathState:
     """The game's Escape Path state."""
     state: PathState = g.state  # type: ignore[assignment]
     return state
+
+
+def texts(g: Game, seat: str = "team") -> set[str]:
+    """The texts of ``seat``'s legal commands."""
+    return {c.text for c in g.legal_commands(seat)}

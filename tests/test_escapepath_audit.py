@@ -22,6 +22,7 @@ from tests.escapepath_helpers import (
     scenario_on,
     st_of,
     swarm_turn,
+    texts,
 )
 
 
@@ -29,10 +30,6 @@ from tests.escapepath_helpers import (
 def _open_map() -> Iterator[None]:
     with scenario_on():
         yield
-
-
-def texts(g, seat: str = "team") -> set[str]:  # type: ignore[no-untyped-def]
-    return {c.text for c in g.legal_commands(seat)}
 
 
 # -- 1.2, 2.2: turns by side, action points ------------------------------------------------------------

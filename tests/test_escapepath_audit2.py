@@ -17,7 +17,7 @@ from engine import ContentError, new_game
 from engine.geometry.square import KING, Cell, cell_name
 from engine.rulesets.escapepath.content import Scenario, bogie_kinds, scenario_from_data, scenarios
 from engine.rulesets.escapepath.moves import reach
-from tests.escapepath_helpers import E, N, dice, game, place, scenario_on, st_of, swarm_turn
+from tests.escapepath_helpers import E, N, dice, game, place, scenario_on, st_of, swarm_turn, texts
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -26,10 +26,6 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 def _open_map() -> Iterator[None]:
     with scenario_on():
         yield
-
-
-def texts(g, seat: str = "team") -> set[str]:  # type: ignore[no-untyped-def]
-    return {c.text for c in g.legal_commands(seat)}
 
 
 # -- 3.3 and 6.1 on the authored maps: the team can walk to every escape point and objective ----------------

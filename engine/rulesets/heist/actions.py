@@ -1149,11 +1149,10 @@ def h_take(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     if len(a) > 1 and a[1] == "npc":
         npc = N.the_npc(st)
         assert npc is not None
-        if a[0] == "cash":  # cash is one piece of loot, whatever the amount
-            p.cash += npc.loot.count("cash")
-            npc.loot = [x for x in npc.loot if x != "cash"]
+        if a[0] == "cash":
+            p.cash += N.let_go(npc, "cash")
         else:
-            npc.loot.remove(a[0])
+            N.let_go(npc, a[0])
             p.loot.append(a[0])
         ev.append(Event(f"{p.nickname} takes {a[0]} back from the {npc.kind}.", "loot"))
         return

@@ -133,6 +133,17 @@ def loot_commands(st: HeistState, npc: Npc) -> list[Command]:
     return out
 
 
+def let_go(npc: Npc, what: str) -> int:
+    """Take ``what`` off the NPC: every $1k it holds for ``cash`` (cash is one piece of loot, whatever the
+    amount), else one piece. Returns how many pieces of ``what`` it let go."""
+    if what == "cash":
+        n = npc.loot.count("cash")
+        npc.loot = [x for x in npc.loot if x != "cash"]
+        return n
+    npc.loot.remove(what)
+    return 1
+
+
 def play(st: HeistState, args: tuple[str, ...], ev: list[Event]) -> None:
     """Play an ``npc`` command that :func:`legal` offered."""
     npc = the_npc(st)
@@ -165,10 +176,9 @@ def play(st: HeistState, args: tuple[str, ...], ev: list[Event]) -> None:
     elif sub == "drop":
         t = st.tiles[npc.pos]
         if args[1] == "cash":
-            t.cash += npc.loot.count("cash")
-            npc.loot = [x for x in npc.loot if x != "cash"]
+            t.cash += let_go(npc, "cash")
         else:
-            npc.loot.remove(args[1])
+            let_go(npc, args[1])
             t.loot.append(args[1])
         ev.append(Event(f"The {npc.kind} drops {args[1]} at {npc.pos}.", "loot"))
     elif sub == "flick":
