@@ -291,3 +291,8 @@ def test_the_whole_event_deck_can_be_read_at_any_time_and_changes_nothing() -> N
         assert R.card_name(card) in text
     assert text.count("CRISIS") == sum(R.is_crisis(c) for c in st.deck)
     assert len(events) == len(st.deck) + 1 and all(len(e.text) < 300 for e in events)
+    # Once the deck has run out there is nothing to read: no menu entry, and a clear refusal.
+    st.deck.clear()
+    assert not any(c.verb == "deck" for c in game.legal_commands("p2"))
+    with pytest.raises(IllegalCommand, match="event deck is empty"):
+        game.apply("p2", "deck")

@@ -171,7 +171,7 @@ def legal(st: HeistState, seat: str) -> list[Command]:
         out = E.choice_commands(st, p) if p.status == "in" else []
     else:
         out = legal_action(st, p)
-    if out:  # the deck lies face up: anyone who may act may read it at any time
+    if out and st.deck:  # the deck lies face up: anyone who may act may read it at any time
         out.append(deck_command(st))
     return out
 
@@ -756,6 +756,8 @@ def refusal(st: HeistState, p: Player, verb: str, cmd: Command) -> str:
             return f"🔍 needs an unknown security tile; {cmd.args[0]} is not one."
         if verb == "crack":
             return "🧩 needs the safe under you and Safecracking Tools or a Plasma Torch (or its bearer beside you)."
+    if verb == "deck" and not st.deck:
+        return "The event deck is empty: no card is left to read."
     if verb == "undo":
         return "Undo is only possible right after your own action, before anything unknown is revealed or anyone else acts."
     if verb in ("take", "drop", "give", "toss"):
