@@ -11,7 +11,7 @@ from engine.rulesets.heist import rounds as RD
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.search import job_steps
 from engine.rulesets.heist.state import Chit, HeistState
-from tests.heist_helpers import SEATS4, started
+from tests.heist_helpers import SEATS4, put, started
 
 # --- The Final Score Part 1: the hideouts are the only way out once the alarm sounds --------------------------
 
@@ -169,3 +169,20 @@ def test_loot_changes_hands_with_the_npc_during_the_escape_too() -> None:
     game.apply("p1", "take jewel npc")
     game.apply("p1", "give jewel npc")
     assert npc.loot == ["jewel"]
+
+
+# --- crises always happen -------------------------------------------------------------------------------------
+
+
+def test_a_crisis_under_the_active_event_is_queued_not_discarded_by_its_alert() -> None:
+    """A crisis that comes to the top when the active event is taken is queued at once; an alert the event
+    raises then discards the next event, never the crisis (every crisis happens)."""
+    game, st = started("the_inclusion_job", pos={"p1": "d5", "p2": "d5", "p3": "d5"})
+    n = next(m for m in R.nbrs(st, "d5") if m not in R.exits(st))
+    put(st, n, "camera")  # Caught in a Reflection: ⚠ for a character next to a live camera
+    st.deck[:3] = ["3", "C2", "4"]
+    ev: list = []
+    RD.event_phase(st, ev)
+    text = " | ".join(e.text for e in ev)
+    assert "Crisis C2 Watchtower Sweep." in text and "C2 Watchtower Sweep is discarded" not in text
+    assert "event 4 Suspicious Guards is discarded" in text  # the alert takes the next event instead

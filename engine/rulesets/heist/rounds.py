@@ -66,6 +66,9 @@ def event_phase(st: HeistState, ev: list[Event]) -> None:
     st.active_event = card
     if card:
         ev.append(Event(f"Event phase: {R.card_name(card)}.", "event"))
+        # A crisis bared by taking the active event is queued at once, as any crisis that comes to the top:
+        # an alert the event raises discards the next event card, never a crisis (every crisis happens).
+        R.queue_crises(st, ev)
         E.resolve(st, card, ev)
     st.news = [e.text for e in ev[mark:]]
     if card and E.choices_open(st):
