@@ -579,7 +579,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         4,
         10,
         "kill_all",
-        ("finishing_blows",),
+        (),  # Finishing Blows dropped after the second audit (docs/rulings/cardcombat.md, Balance)
         ("orc", "orc_ranger"),
         "",
         (
@@ -649,7 +649,7 @@ SCENARIOS += (
     Scenario(
         "prisoner",
         "The Prisoner of Black Hollow",
-        4,
+        6,  # 4 until the second audit (docs/rulings/cardcombat.md, Balance)
         12,
         "rescue",
         (),
