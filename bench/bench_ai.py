@@ -411,20 +411,6 @@ def mirror_rows() -> list[tuple[str, str, str | None, dict[str, str], dict[str, 
 DIFFICULTY_LEVEL = {"amateur": 1, "semi_pro": 2, "pro": 3}
 
 
-def crew_record(level: int, cash: int) -> dict[str, Any] | None:
-    """A crew record whose players have reached ``level`` and whose pre-built characters were levelled up to
-    it (each upgrading its first skill first, into the first pro card listed), with ``cash`` $k; None for a
-    new crew (level 1, no cash)."""
-    if level <= 1 and not cash:
-        return None
-    characters = {}
-    for key, member in campaign.prebuilt().items():
-        for _ in range(level - 1):
-            member = campaign.level_up(member, "1a")
-        characters[key] = member
-    return {"cash": cash, "characters": characters, "players": {"bench": level}}
-
-
 def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: str = "", seed0: int = 20_000,
                   crew: str = "hard", cash: int = 0, ledger: Ledger | None = None,
                   level: int = 1) -> None:  # fmt: skip
@@ -432,7 +418,7 @@ def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: 
     easy), then per heist the wins, the rounds they came in, self-harm, the mean least work left
     (``job_steps`` before the escape; 0 for a win) and decision times. ``cash``: the crew record's cash in $k
     (a new crew has none, so nothing to buy in the shop). ``level``: the players' and characters' level
-    (:func:`crew_record`), 0 for the level each heist's difficulty names (the rulebook labels heists by the
+    (:func:`campaign.levelled_crew`), 0 for the level each heist's difficulty names (the rulebook labels heists by the
     team's average level: Amateur 1, Semi-Pro 2, Pro 3). Each game also goes to ``ledger``."""
     rs = RULESETS["heist"]
     seats = rs.seats[:4]
@@ -450,7 +436,7 @@ def heist_section(games: int, budgets: dict[str, Budget], seconds: float, only: 
         tally = Tally()
         least: list[float] = []
         crew_level = level or DIFFICULTY_LEVEL[difficulty[s.id]]
-        record = crew_record(crew_level, cash)
+        record = campaign.levelled_crew(crew_level, cash)
         options = {"campaign": {"*": record}} if record else None
         start = time.perf_counter()
         for i in range(games):

@@ -25,8 +25,6 @@ Friend fixer), and the escape's idea-paid moves carry the loot the last stretch.
 
 from __future__ import annotations
 
-from typing import Any
-
 import engine.rulesets.heist.ruleset  # noqa: F401  (registers the ruleset)
 from engine import Game, new_game
 from engine.rulesets.heist import campaign
@@ -35,21 +33,8 @@ from engine.rulesets.heist.state import HeistState
 SEATS = {"p1": None, "p2": None, "p3": None, "p4": None}  # four game-played seats, as on the bench
 
 
-def crew_record(level: int) -> dict[str, Any] | None:
-    """The bench's crew record (``bench/bench_ai.py`` ``crew_record`` with no cash): the pre-built characters
-    levelled up to ``level`` (first skill first, first pro card); None for a new crew (level 1)."""
-    if level <= 1:
-        return None
-    characters = {}
-    for key, member in campaign.prebuilt().items():
-        for _ in range(level - 1):
-            member = campaign.level_up(member, "1a")
-        characters[key] = member
-    return {"cash": 0, "characters": characters, "players": {"bench": level}}
-
-
 def heist(scenario: str, level: int, seed: int, dice: list[int]) -> Game:
-    record = crew_record(level)
+    record = campaign.levelled_crew(level)
     options = {"campaign": {"*": record}} if record else None
     return new_game("heist", scenario=scenario, seats=dict(SEATS), seed=seed, dice=dice, options=options)
 

@@ -228,6 +228,20 @@ def level_up(member: dict[str, Any], choice: str = "1a") -> dict[str, Any]:
     return m
 
 
+def levelled_crew(level: int, cash: int = 0) -> dict[str, Any] | None:
+    """A crew record whose players have reached ``level`` and whose pre-built characters were levelled up to
+    it (each upgrading its first skill first, into the first pro card listed), with ``cash`` $k; None for a
+    new crew (level 1, no cash). The bench's crews, and a test's, for a heist of a given difficulty."""
+    if level <= 1 and not cash:
+        return None
+    characters = {}
+    for key, member in prebuilt().items():
+        for _ in range(level - 1):
+            member = level_up(member, "1a")
+        characters[key] = member
+    return {"cash": cash, "characters": characters, "players": {"bench": level}}
+
+
 def after_heist(st: HeistState) -> dict[str, Any]:
     """The record after a finished heist."""
     r = normalise(st.campaign)
