@@ -376,12 +376,7 @@ def test_nobody_starts_where_every_way_on_is_a_keycard_door_while_another_entran
     # keycard door b7, so no entrance reaches it without a keycard; the printed entrance f8 leads only to
     # keycard door e8. Nearest over the board, the fourth character started on f8 and stood there all heist
     # while tunnel e3 had room.
-    characters = {}
-    for key, member in K.prebuilt().items():
-        for _ in range(2):
-            member = K.level_up(member, "1a")
-        characters[key] = member
-    record = {"characters": characters, "players": {"anyone": 3}}
+    record = K.levelled_crew(3)
     game = new_game(
         "heist",
         scenario="the_black_box",
