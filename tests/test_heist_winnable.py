@@ -66,9 +66,13 @@ def crew(st: HeistState) -> list[str]:
 
 
 def won(game: Game) -> None:
+    """The heist is over and won, every character got out, and every scripted die was used."""
     assert game.outcome is not None, "the heist is not over"
     assert game.outcome.winners, game.outcome.reason
-    assert state(game).phase == "over"
+    st = state(game)
+    assert st.phase == "over"
+    assert all(p.status == "escaped" for p in st.players.values())
+    assert st.rng.script == []  # every scripted die was used
 
 
 # --- The Startup Job (Amateur): the keycard from f2, the vault door b2, the documents from c1 --------------------
@@ -145,8 +149,6 @@ def test_the_startup_job_can_be_won() -> None:
     play(game, "p3", "run")
     play(game, "p1", "run")
     won(game)
-    assert all(p.status == "escaped" for p in st.players.values())
-    assert st.rng.script == []  # every scripted die was used
 
 
 # --- The Hospitality Job (Semi-Pro): the hostage behind the keycard door h4, out through h10 -------------------
@@ -248,8 +250,6 @@ def test_the_hospitality_job_can_be_won() -> None:
     play(game, "p1", "run")
     play(game, "p2", "run")
     won(game)
-    assert all(p.status == "escaped" for p in st.players.values())
-    assert st.rng.script == []  # every scripted die was used
 
 
 # --- The Greedy Prisoner (Semi-Pro): the server at i2 frees her; two jewels and the prisoner out of i9 ---------
@@ -357,8 +357,6 @@ def test_the_greedy_prisoner_can_be_won() -> None:
     play(game, "p1", "run")
     won(game)
     assert st.hauled.get("jewel") == 2
-    assert all(p.status == "escaped" for p in st.players.values())
-    assert st.rng.script == []
 
 
 # --- The Side Channel (Semi-Pro): USB key to the guide, remote lock Y opens, the documents out -------------------
@@ -456,8 +454,7 @@ def test_the_side_channel_can_be_won() -> None:
     play(game, "p1", "run")
     play(game, "p3", "run")  # the guide, last inside, runs out of h8 on its own
     won(game)
-    assert all(p.status == "escaped" for p in st.players.values()) and guide.status == "escaped"
-    assert st.rng.script == []
+    assert guide.status == "escaped"
 
 
 # --- The Proving Grounds (Semi-Pro): the plasma torch past the dogs, the safe e1, out by h4 in the escape ------
@@ -548,8 +545,6 @@ def test_the_proving_grounds_can_be_won() -> None:
     play(game, "p1", "run")
     play(game, "p2", "run")
     won(game)
-    assert all(p.status == "escaped" for p in st.players.values())
-    assert st.rng.script == []
 
 
 # --- The Marathon Job (Pro): the Grease Man vents into the vault e2 with the Safecracker's tools ------------------
@@ -640,8 +635,6 @@ def test_the_marathon_job_can_be_won() -> None:
     assert st.hauled.get("docs") == 1
     play(game, "p1", "run")
     won(game)
-    assert all(p.status == "escaped" for p in st.players.values())
-    assert st.rng.script == []
 
 
 # --- The Final Score Part 1 (Pro): in through a tunnel and a vent, the documents hidden in the hideout f2 ---------
@@ -719,5 +712,3 @@ def test_the_final_score_part_1_can_be_won() -> None:
     play(game, "p1", "run")
     assert st.players["p1"].pos == "f2"
     won(game)
-    assert all(p.status == "escaped" for p in st.players.values())
-    assert st.rng.script == []
