@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import new_game
+from engine import Game, new_game
 from engine.ai.levels import level_budget
 from engine.ai.search import Searcher, searched_commands
 from engine.core import Outcome
@@ -335,3 +335,65 @@ def test_the_weighted_policy_does_not_take_an_action_another_beats_outright() ->
     weights = dict(zip([c.text for c in options], P.bot_weights(st, "p1", options), strict=True))
     assert weights["act sprint"] == 0
     assert weights["act run"] > 0 and weights["act walk"] > 0
+
+
+GAME: list[Game] = []
+
+
+def side_channel(plans: dict[str, list[str]]) -> HeistState:
+    """The Side Channel as dealt (remote lock Y on the documents at g2, the guide at h7 behind keycard door
+    g7, the keycard on d3, the USB key on c7), everyone at exit h8 with ``plans``; the game in ``GAME[0]``."""
+    game = game_for("the_side_channel", SEATS4)
+    skip_planning(game, dict.fromkeys(SEATS4, "h8"), plans)
+    GAME[:] = [game]
+    return state(game)
+
+
+def test_picking_up_the_keycard_for_the_guide_never_adds_work() -> None:
+    # The Side Channel needs both: the keycard for door g7 and the USB key for the guide behind it (who then
+    # opens remote lock Y on the documents). The evaluation once counted a walk to either of the two, so the
+    # crewmate standing on the keycard made the way in look free, and picking the keycard up looked like
+    # eight steps of work more: the search shied away from it.
+    st = side_channel({"p2": ["d3"]})
+    st.tiles["d3"].chits.clear()
+    st.players["p2"].pos = "d3"
+    before = S.job_steps(st)[0]
+    GAME[0].apply("p2", "take keycard")
+    assert st.players["p2"].loot == ["keycard"]
+    assert S.job_steps(st)[0] <= before
+
+
+def test_the_usb_key_counts_its_walk_on_to_the_guide() -> None:
+    # Fetching the USB key is half the errand: it must reach the guide (h7). Carried one tile nearer the
+    # guide, the work left falls.
+    st = side_channel({"p1": ["c7", "c6", "d6", "e6", "f6", "g7", "h7"]})
+    p = st.players["p1"]
+    st.tiles["c7"].chits.clear()
+    p.pos = "c7"
+    GAME[0].apply("p1", "take usb")
+    assert p.loot == ["usb"] and "remote_lock_y" in st.tiles["g2"].marks
+    far = S.job_steps(st)[0]
+    p.pos = "e6"
+    assert S.job_steps(st)[0] < far
+
+
+def test_progress_counts_on_jobs_longer_than_sixty_steps() -> None:
+    # The Marathon Job starts some 85 steps of work away: every step toward it must still raise the score.
+    game = new_game("heist", scenario="the_marathon_job", seats=dict.fromkeys(SEATS4), seed=1)
+    while game.state.phase != "action":
+        seat = game.next_bot_seat()
+        assert seat is not None
+        game.apply(seat, game.bot_command(seat, level="easy").text)
+    st = state(game)
+    steps, _parts = S.job_steps(st)
+    assert steps > 60
+    base = S.crew_score(st)
+    closer = []
+    for p in st.players.values():
+        here = p.pos
+        for n in sorted(R.nbrs(st, here)):
+            p.pos = n
+            if S.job_steps(st)[0] < steps:
+                closer.append(S.crew_score(st))
+        p.pos = here
+    assert closer and all(score > base for score in closer)

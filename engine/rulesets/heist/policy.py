@@ -224,6 +224,46 @@ def opener_steps(st: HeistState, tiles: set[str]) -> list[set[str]]:
     return levels
 
 
+def opener_needs(st: HeistState, tiles: set[str]) -> list[tuple[set[str], set[str]]]:
+    """What must happen, each on its own, so that ``tiles`` can be entered, innermost first as in
+    :func:`opener_steps`: pairs of where someone must go (any one of the places) and where what they pick
+    up there must then be carried (empty: going there is enough). A remote lock's server (one pair per
+    kind of lock); a keycard, lying or carried, to the keycard doors; The Side Channel's USB key, lying or
+    carried, to the guide. Raises nothing."""
+    needs: list[tuple[set[str], set[str]]] = []
+    blocked = _shut(st, tiles)
+    seen = set(tiles)
+    for _ in range(3):
+        level = [(places - seen, to) for places, to in _needs_of(st, blocked)]
+        level = [(places, to) for places, to in level if places]
+        if not level:
+            break
+        needs += level
+        reached = {n for places, _ in level for n in places}
+        seen |= reached
+        blocked = _shut(st, reached)
+    return needs
+
+
+def _needs_of(st: HeistState, tiles: set[str]) -> list[tuple[set[str], set[str]]]:
+    marks = {m for n in tiles for m in st.tiles[n].marks}
+    out: list[tuple[set[str], set[str]]] = []
+    for server, lock in R.REMOTE.items():
+        if lock in marks:
+            out.append(({n for n, t in st.tiles.items() if server in t.marks and R.alive(st, n)}, set()))
+    doors = {n for n in tiles if "keycard_door" in st.tiles[n].marks}
+    guide = usb_meeting(st) if "remote_lock_y" in marks else set()
+    if guide:
+        keys = {q.pos for q in R.in_play(st) if "usb" in q.loot and q.pos}
+        keys = keys or {n for n, t in st.tiles.items() if "usb" in t.loot and R.alive(st, n)}
+        out.append((keys, guide))
+        doors |= guide_doors(st)
+    if doors:
+        cards = {q.pos for q in R.in_play(st) if "keycard" in q.loot and q.pos} or _keycards(st)
+        out.append((cards, doors))
+    return out
+
+
 def _shut(st: HeistState, tiles: set[str]) -> set[str]:
     """What shuts ``tiles`` off from the exits: those of them under a remote lock or keycard door, and,
     when no exit can be reached from them without crossing one, the remote locks and keycard doors around

@@ -113,7 +113,7 @@ class _Walks:
         self.running = st.escape_called or st.phase == "escape"
         exits = R.exits(st)
         to = exits if outs is None else outs
-        key = walk_key(st)
+        self.key = key = walk_key(st)
         self.frm: list[dict[str, int]] = []
         self.out_of: list[dict[str, int]] = []
         self.by_seat: dict[str, int] = {}
@@ -188,12 +188,23 @@ class _Walks:
         return total + self.open(set(tiles))
 
     def open(self, tiles: set[str]) -> int:
-        """The walks to the servers and keycards that open ``tiles`` (:func:`policy.opener_steps`); out of
+        """The walks that open ``tiles`` (:func:`policy.opener_needs`), each need on its own: to a server,
+        or to a keycard (or The Side Channel's USB key) and on with it to the doors (the guide); out of
         reach once the crew is running."""
-        levels = P.opener_steps(self.st, tiles)
-        if levels and self.running:
+        needs = P.opener_needs(self.st, tiles)
+        if needs and self.running:
             return 2 * FAR
-        return sum(self.reach(level) for level in levels)
+        return sum(self.reach(places) if not to else self.bring(places, to) for places, to in needs)
+
+    def bring(self, places: set[str], to: set[str]) -> int:
+        """From the nearest character inside to one of ``places``, and on from there to the nearest of ``to``
+        (over the board as it stands, anywhere: a planned way is the carrier's own affair)."""
+        onward = _walk(self.st, to, None, outward=False, key=self.key)
+        best = 2 * FAR
+        for frm in self.frm:
+            for n in places:
+                best = min(best, frm.get(n, FAR) + onward.get(n, FAR))
+        return best
 
 
 def job_steps(st: HeistState) -> tuple[float, int]:
@@ -295,6 +306,18 @@ def cards_owed(st: HeistState) -> float:
     return out
 
 
+WORK_SCALE = 60.0  # steps of work the score counts down from, a step at a time
+WORK_TAIL = 40.0  # beyond this many steps the score falls off more gently and never reaches 0
+
+
+def work_left_score(steps: float) -> float:
+    """1 for no work left, falling by 1/60 a step to 1/3 at 40 steps, then as 40/(3 × steps): jobs that start
+    beyond 60 steps (The Marathon Job, The Final Score Part 1) still score each step of progress."""
+    if steps <= WORK_TAIL:
+        return 1.0 - steps / WORK_SCALE
+    return (1.0 - WORK_TAIL / WORK_SCALE) * WORK_TAIL / steps
+
+
 def crew_score(st: HeistState) -> float:
     """How close the crew is to pulling the heist off, 0..1, from public facts: the walking steps of work
     left (:func:`job_steps`, secured parts cost nothing), characters busted, and the event deck left (the
@@ -302,7 +325,7 @@ def crew_score(st: HeistState) -> float:
     if "plan_lost" in st.flags:
         return 0.01
     steps, _parts = job_steps(st)
-    work = max(0.0, 1.0 - steps / 60.0)
+    work = work_left_score(steps)
     crew = list(st.players.values())
     busted = sum(p.status == "busted" for p in crew) / max(1, len(crew))
     total = max(1, len(st.deck) + len(st.discard))
