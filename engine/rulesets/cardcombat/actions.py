@@ -32,6 +32,8 @@ from engine.rulesets.cardcombat.content import (
 )
 from engine.rulesets.cardcombat.state import CCState
 
+# the verbs that play the current card line (an augmentation is used on it: it commits to the line too)
+LINE_VERBS = ("attack", "heal", "cast", "teleport", "summon", "rift", "boost")
 VERBS = ("commit", "recollect", "use", "move", "attack", "split", "reroll", "accept", "heal", "cast", "teleport", "summon",
          "rift", "boost", "loot", "open", "skip", "end")  # fmt: skip
 
@@ -329,13 +331,10 @@ def settle(st: CCState, events: list[Event]) -> None:
         act = current(st)
         assert act is not None
         if act.needs and not st.turn.get("gated"):
-            if not R.use_rift(st, f, act.needs, events):
-                events.append(
-                    Event(f"No {act.needs} rift within reach: {f['name']}'s {action_words(act)} fails.")
-                )
-                pop_action(st)
+            if waits_for_rift(st, f, act):
+                return  # drawn on when the hero plays the line: it may walk up to the rift first
+            if not draw_on_rift(st, f, act, events):
                 continue
-            st.turn["gated"] = True
         if act.kind == "shield":
             f["shield"] = int(f.get("shield", 0)) + act.x
             events.append(Event(f"{f['name']} raises a shield: defence {act.x} to the end of the round."))
@@ -362,11 +361,34 @@ def settle(st: CCState, events: list[Event]) -> None:
         pop_action(st, performed=True)
 
 
+def waits_for_rift(st: CCState, f: dict[str, Any], act: Action) -> bool:
+    """Whether a hero's rift-gated line waits for the hero to play it before the rift is drawn on: a line the
+    hero plays by a command (not a shield or a line on itself, which resolve as they come up), with a rift of
+    its element on the map. Until it is played the hero may still walk (the round's stamina move before or
+    between the cards), put a reach item in play, or skip the line and keep the rift."""
+    if f["kind"] != "hero" or not any(r[2] == act.needs for r in st.rifts):
+        return False
+    return act.kind in ("melee", "ranged", "teleport", "summon", "rift") or (
+        act.kind in ("heal", "cast") and act.who != "self"
+    )
+
+
+def draw_on_rift(st: CCState, f: dict[str, Any], act: Action, events: list[Event]) -> bool:
+    """A rift-gated line is played: draw on the nearest rift of its element (within reach freely, farther
+    with a die, :func:`rules.use_rift`). Returns False, the line given up, when no rift is reached."""
+    if R.use_rift(st, f, act.needs, events):
+        st.turn["gated"] = True
+        return True
+    events.append(Event(f"No {act.needs} rift within reach: {f['name']}'s {action_words(act)} fails."))
+    pop_action(st)
+    return False
+
+
 def finish_turn(st: CCState, events: list[Event]) -> None:
     """End the active figure's turn and run the initiative on."""
     f = st.figures[st.turn["fig"]]
     R.end_turn_statuses(f)
-    st.flags.pop("rift_here", None)
+    R.close_used_rifts(st, f)
     st.turn = {}
     st.pending = {}
     advance(st, events)
@@ -718,6 +740,11 @@ def play(st: CCState, seat: str, cmd: Command) -> list[Event]:
     f = st.figures[a[0]]
     pool = int(st.turn.get("pool", 0))
     act: Action | None = current(st) if st.turn.get("fig") else None
+    gate = v in LINE_VERBS and act is not None and bool(act.needs) and not st.turn.get("gated")
+    # a rift-gated line waited for the hero to play it: the rift is drawn on now
+    if gate and act is not None and not draw_on_rift(st, f, act, events):
+        after_action(st, events)
+        return events
     if v == "split":
         st.pending["range_die"], st.pending["dmg_die"] = int(a[1]), int(a[2])
         st.pending.pop("stage")

@@ -14,7 +14,9 @@ HELP: dict[str, str] = {
         "'heal', 'cast', 'teleport', 'summon', 'rift' as the action says, or 'skip <hero>'. Stamina you did not "
         "commit pays for extra squares (1 each), one stamina move a round (before, between or after your cards, "
         "not inside one), a re-roll, items and 'loot'. A teleport lands like a step: a trap hurts, loot is taken. "
-        "'open <hero> <square>' opens a door next to you. 'end <hero>' ends your turn."
+        "'open <hero> <square>' opens a door next to you. 'end <hero>' ends your turn. A line that needs a rift "
+        "reaches for one when you play it (free within reach, else a die must cover the gap), so walk up to the "
+        "rift first if you can; skipping the line leaves the rift open."
     ),
     "doors": (
         "A closed door (D on the board) is a wall: nobody walks through it or sees through it. A hero standing "

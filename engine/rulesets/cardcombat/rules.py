@@ -678,23 +678,25 @@ def damage_of(
 ) -> tuple[int, bool]:
     """Damage before defence for a non-missing damage die ``d``, and whether it pierces.
 
-    Stat and +X/-X damage use the table (2: -2 ... 6: +2 and pierce) around the stat (+X added after);
-    fixed damage is X (a 6 still pierces); roll-only damage is the die itself and never pierces. Weapons,
-    augmentations, Finishing Blows and a wounded target add after the roll."""
+    Stat and +X/-X damage use the table (2: -2 ... 6: +2 and pierce) around the stat, never below no damage
+    (+X added after); fixed damage is X (a 6 still pierces); roll-only damage is the die itself and never
+    pierces. Weapons, augmentations, Finishing Blows and the Cursed Ring change it after the roll (the attack
+    never goes below no damage); then a wounded target adds its point, so every hit on it deals at least 1."""
     stat = int(atk["melee"] if act.kind == "melee" else atk["ranged"])
     if act.dmg == "roll":
         dmg, pierce = d, False
     elif act.dmg == "fixed":
         dmg, pierce = act.x, d == 6
     else:
-        dmg = stat + faces(atk, act)[d] + (act.x if act.dmg == "plus" else 0)
+        dmg = max(0, stat + faces(atk, act)[d]) + (act.x if act.dmg == "plus" else 0)
         pierce = d == 6
     dmg += bonus + item_bonus(atk, act.kind) - (2 if cursed(st, atk) else 0)
     if atk["kind"] == "hero" and "finishing_blows" in st.scenario["rules"] and tgt["hp"] < 5:
         dmg += 1
+    dmg = max(0, dmg)
     if has(tgt, "wound"):
         dmg += 1
-    return max(0, dmg), pierce
+    return dmg, pierce
 
 
 def faces(atk: dict[str, Any], act: Action) -> dict[int, int]:
@@ -1168,7 +1170,7 @@ def enemy_turn(st: CCState, e: dict[str, Any], card_index: int, events: list[Eve
             e["shield"] = int(e.get("shield", 0)) + act.x
         elif act.kind == "heal":
             heal(st, e, act.x, events)
-    st.flags.pop("rift_here", None)
+    close_used_rifts(st, e)
     end_turn_statuses(e)
 
 
@@ -1317,12 +1319,22 @@ def use_rift(st: CCState, f: dict[str, Any], element: str, events: list[Event]) 
             return False
         events.append(Event(f"{f['name']} reaches the {element} rift {d} away with a {roll}.", dice=(roll,)))
     if d == 0:
-        # a rift on the actor's own square stays open until the end of its turn
-        st.flags.setdefault("rift_here", []).append(element)
+        # a rift on the actor's own square stays open until the end of its turn (close_used_rifts)
+        st.flags.setdefault("rift_here", []).append([r[0], r[1], element])
     else:
         st.rifts.remove(r)
     events.append(Event(f"{f['name']} draws on the {element} rift."))
     return True
+
+
+def close_used_rifts(st: CCState, f: dict[str, Any]) -> None:
+    """At the end of ``f``'s turn, the rifts it drew on from its own square (open until then, Realm Rifts
+    page) close."""
+    for used in st.flags.pop("rift_here", []):
+        # [col, row, element]; a bare element (a turn saved before squares were kept) is the actor's square
+        spot = [*pos(f), used] if isinstance(used, str) else list(used)
+        if spot in st.rifts:
+            st.rifts.remove(spot)
 
 
 # -- statuses at turn edges -------------------------------------------------------------------------------
