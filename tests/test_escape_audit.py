@@ -1,5 +1,6 @@
 """ESCAPE points independent reads of the rulebook found (issue 10, items 1-9; then a second audit at the
-end of the file: the Radio, Firewall with Burrowing, extra actions that lapse, Interference), with scripted dice.
+end of the file: the Radio, Firewall with Burrowing, extra actions that lapse, Interference; then a third: the Radio
+under Interference, Combat drugs and the Drill), with scripted dice.
 
 Each test names the rulings entry (docs/rulings/escape.md) that records the reading it checks.
 """
@@ -417,3 +418,75 @@ def test_interference_s_second_activation_may_be_declined():
     game.apply("resistance", "activate jimmy")
     game.apply("resistance", "end")
     assert game.awaiting()[0].seats == {"isc"}
+
+
+# -- Third audit against the rulebook (basic rules 1 vs 1) ----------------------------------------------------
+
+
+def test_a_radio_call_in_interference_s_first_activation_is_its_second_activation():
+    # Ruling 41: Interference lets the Resistance activate a second character right after its first. Ashton
+    # (first) radios Jimmy, who activates at once: Jimmy is that second character, so the I.S.C. goes next.
+    game = arena({"ashton": "b2", "jimmy": "b4", "mira": "b6", "mamushi": "h2", "ubume": "h4"})
+    next_turn(game, init=(1, 6), event=(5, 6))
+    equip(game, "ashton", "radio")
+    game.apply("resistance", "first resistance")
+    game.apply("resistance", "radio ashton jimmy")
+    game.apply("resistance", "activate jimmy")
+    game.apply("resistance", "end")
+    assert game.awaiting()[0].seats == {"isc"}
+    assert "pass" not in texts(game, "resistance")
+
+
+def test_a_radio_call_in_interference_s_second_activation_still_calls_a_third():
+    # The Radio's own call is not Interference's: used in the second activation it still brings a third.
+    game = arena({"ashton": "b2", "jimmy": "b4", "mira": "b6", "mamushi": "h2", "ubume": "h4"})
+    next_turn(game, init=(1, 6), event=(5, 6))
+    equip(game, "jimmy", "radio")
+    game.apply("resistance", "first resistance")
+    game.apply("resistance", "activate ashton")
+    game.apply("resistance", "end")
+    game.apply("resistance", "radio jimmy mira")
+    assert game.awaiting()[0].seats == {"resistance"} and state(game).forced_next == "mira"
+    game.apply("resistance", "activate mira")
+    game.apply("resistance", "end")
+    assert game.awaiting()[0].seats == {"isc"}
+
+
+def test_combat_drugs_pay_for_an_attack_but_not_for_drilling_a_wall():
+    # The drugs give an extra hand-to-hand or ranged attack. Kappa (Cbt 2) takes them, drills twice (2, 3:
+    # the wall holds) with her own actions: the action left is the drugs' one, an attack but no third drill.
+    game = arena({"kappa": "c2", "ashton": "c3"}, side="isc", dice=[2, 3])
+    st = state(game)
+    equip(game, "kappa", "drugs")
+    game.apply("isc", "drugs kappa")
+    game.apply("isc", "drill kappa c2|d2")
+    game.apply("isc", "drill kappa c2|d2")
+    assert left(st, st.units["kappa"], CBT) == 1
+    assert "drill kappa c2|d2" not in texts(game, "isc") and "attack kappa ashton" in texts(game, "isc")
+    with pytest.raises(IllegalCommand, match="Combat drugs"):
+        game.apply("isc", "drill kappa c2|d2")
+
+
+def test_attacks_made_before_the_drugs_count_as_their_extra_one_so_a_drill_may_follow():
+    # Ruling 40's order: Kappa attacks twice, then takes the drugs; one of the two attacks was the drugs'
+    # extra, so one of her own Combat actions is left, and it may drill.
+    game = arena({"kappa": "c2", "ashton": "c3"}, side="isc", dice=[1, 1, 5])
+    st = state(game)
+    equip(game, "kappa", "drugs")
+    for _ in range(2):
+        game.apply("isc", "attack kappa ashton")
+        game.apply("resistance", "no-dodge")  # 1+2 vs 3: no damage
+    game.apply("isc", "drugs kappa")
+    assert "drill kappa c2|d2" in texts(game, "isc")
+    game.apply("isc", "drill kappa c2|d2")
+    assert edge("c2", "d2") in st.destroyed
+
+
+def test_the_initiative_winner_choosing_itself_is_told_plainly():
+    # Narration: a winner that goes first itself "activates first"; one that lets the other go says so.
+    game = arena({"ashton": "b2", "mamushi": "h2"})
+    assert "The Resistance activates first." in next_turn(game, init=(6, 1)) + said(
+        game.apply("resistance", "first resistance")
+    )
+    text = next_turn(game, init=(6, 1)) + said(game.apply("resistance", "first isc"))
+    assert "The Resistance lets the I.S.C. activate first." in text

@@ -744,6 +744,11 @@ def a_drill(st: EscapeState, u: Unit, args: list[str]) -> Command:
     if kind == EdgeKind.STRONG_WALL:
         raise IllegalCommand(f"The wall {edge_name(*k)} is indestructible (see the map legend).")
     R.require(st, u, CBT)
+    if not R.can_drill_spend(st, u):
+        raise IllegalCommand(
+            f"{R.name(u)}'s Combat action left is the Combat drugs' one: it pays for a hand-to-hand or "
+            "ranged attack only, not for drilling."
+        )
     if R.in_blackout(st, pos):
         raise IllegalCommand(
             f"Black-out: no Combat action can be made in the {R.room_name(st, st.event_room)} this turn."
@@ -841,9 +846,12 @@ def play(st: EscapeState, seat: str, cmd: Command) -> list[Event]:
     elif st.phase == "first":
         st.next_side = a[0]
         st.phase = "activation"
+        chooser, first = FACTION_NAMES[st.initiative], FACTION_NAMES[a[0]]
         ev.append(
             Event(
-                f"The {FACTION_NAMES[st.initiative]} lets the {FACTION_NAMES[a[0]]} activate first.",
+                f"The {first} activates first."
+                if a[0] == st.initiative
+                else f"The {chooser} lets the {first} activate first.",
                 kind="first",
             )
         )
@@ -941,6 +949,7 @@ def activate(st: EscapeState, u: Unit, ev: list[Event]) -> None:
     st.may_pass = False
     st.act_used = (u.used[MVT], u.used[CBT], u.used[INT])
     st.act_extra = (0, 0, 0)
+    st.act_drugs = st.act_attacks = 0
     st.trail = [u.pos] if u.pos else []
     st.attacks = []
     ev.append(Event(f"{R.name(u)} is activated.", kind="activate"))
@@ -1067,6 +1076,8 @@ def start_attack(
 ) -> None:
     """Spend the Combat action and put an attack on the stack."""
     R.spend(st, u, CBT)
+    if st.active == u.id:
+        st.act_attacks += 1
     st.stack.append({
         "t": "attack", "by": u.id, "kind": kind, "power": power, "weapon": weapon, "item": item,
         "hypnosis": R.has(st, u, "hypnosis"), "stage": "declare", "asking": "", "dice": {},
@@ -1205,6 +1216,7 @@ def p_drugs(st: EscapeState, u: Unit, a: tuple[str, ...], ev: list[Event]) -> No
     consume(st, u)
     u.bonus[CBT] += 1
     extra_action(st, CBT)
+    st.act_drugs += 1
     ev.append(Event(f"{R.name(u)} takes the Combat drugs: one extra Combat action.", kind="item"))
 
 

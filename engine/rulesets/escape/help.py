@@ -25,15 +25,16 @@ def victory_text() -> str:
 HELP: dict[str, str] = {
     "overview": (
         "Two players: the Resistance and the I.S.C. Each turn both roll initiative (d6 + the Int of their characters on "
-        "the board), a random event is rolled (2d6), then the players take turns activating one character at a time "
-        "until everyone has gone. Scenario victory conditions are checked when a turn ends."
+        "the board; on turn 1 every character counts, entered or not), a random event is rolled (2d6), then the "
+        "players take turns activating one character at a time until everyone has gone. Scenario victory conditions are checked when a turn ends."
     ),
     "actions": (
         "A character's Mvt, Cbt and Int are both its skill and how many actions of that kind it gets per turn. "
         "Movement: one square to a side-adjacent free square, or open a door, drop or hand over a token, leave by an "
         "airlock. Combat: hand-to-hand on the 8 squares around, or ranged with a weapon, a crate or a grenade. "
         "Intellect: hack a locked door (d6 + Int must reach its difficulty). Picking up and turning over tokens is free. "
-        "An extra action from Combat drugs, a Datadisk or a token's Movement is for the activation in progress: "
+        "An extra action from Combat drugs (an attack, never a drill), a Datadisk or a token's Movement is for the "
+        "activation in progress: "
         "what is not used by its end is lost."
     ),
     "combat": (
@@ -49,7 +50,8 @@ HELP: dict[str, str] = {
     ),
     "factions": (
         "I.S.C.: the Encrypted key opens and closes locked doors like ordinary ones; the Internal factory brings taken-out "
-        "characters back through an airlock the next turn (not one with a Resistance character within 3 squares). "
+        "characters back through an airlock from the next turn on (not one with a Resistance character within 3 squares, "
+        "nor the central one except on a High Security Airlock turn). "
         "Resistance: each character taken out gives a Revolution token, spent to re-roll a die or for an extra Movement "
         "or Combat action ('token move <character>', 'dodge token')."
     ),
@@ -57,7 +59,8 @@ HELP: dict[str, str] = {
         "2 Supreme AI, 3 Celestial Order (move an I.S.C. character anywhere), 4 Powergrid overload, 5 Fire alarm, "
         "6 High Security Airlock, 7 nothing, 8 Firewall, 9 Short circuit (a door flips), 10 Black-out (a room), "
         "11 Interference (the Resistance has the initiative and may follow its first activation with a second one at "
-        "once; 'pass' declines it), 12 Disconnection (no I.S.C. skills)."
+        "once; 'pass' declines it, and a Radio call from the first activation is that second one), "
+        "12 Disconnection (no I.S.C. skills)."
     ),
     "commands": (
         "move <who> <square> · attack <who> <target> · shoot <who> <target> · throw <who> <target> · "

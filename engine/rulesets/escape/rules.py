@@ -445,6 +445,7 @@ def start_turn(st: EscapeState, ev: list[Event]) -> None:
     st.double_activation = False
     st.may_pass = False
     st.act_extra = (0, 0, 0)
+    st.act_drugs = st.act_attacks = 0
     st.forced_next = ""
     for u in st.units.values():
         u.activated = False
@@ -505,6 +506,9 @@ def end_activation(st: EscapeState, ev: list[Event]) -> None:
     ev.append(Event(ended, kind="activation_end", board=True))
     if st.forced_next:
         st.next_side = st.units[st.forced_next].seat
+        if st.double_activation and seat == "resistance":
+            # Interference's second activation in a row is the one the Radio calls: no third follows it.
+            st.double_activation = False
         return
     if st.double_activation and seat == "resistance":
         st.double_activation = False
@@ -527,6 +531,21 @@ def lapse_extra_actions(st: EscapeState, u: Unit) -> None:
         if unspent > 0:
             u.bonus[kind] -= unspent
     st.act_extra = (0, 0, 0)
+    st.act_drugs = st.act_attacks = 0
+
+
+def can_drill_spend(st: EscapeState, u: Unit) -> bool:
+    """Whether the unit has a Combat action left that may pay for something other than an attack (drilling).
+
+    The Combat drugs' extra action is for a hand-to-hand or ranged attack only. As with every extra action
+    (see :func:`lapse_extra_actions`), the attacks made during the activation count against it first, in
+    whatever order they came: only the part of it no attack has used yet is held back.
+    """
+    unspent_drugs = st.act_drugs - st.act_attacks if st.active == u.id else 0
+    if left(st, u, CBT) - max(0, unspent_drugs) > 0:
+        return True
+    p = pilot_for(st, u)
+    return p is not None and left(st, p, CBT) > 0
 
 
 def victory_met(st: EscapeState, seat: str) -> bool:

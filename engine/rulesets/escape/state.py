@@ -100,6 +100,10 @@ class EscapeState:
     # of them lapses when the activation ends, so they never pay for a dodge or a counter-measure later.
     act_used: tuple[int, int, int] = (0, 0, 0)
     act_extra: tuple[int, int, int] = (0, 0, 0)
+    # Combat drugs taken and attacks made in this activation: the drugs' extra Combat action pays only for an
+    # attack (hand-to-hand or ranged), so while no attack has used it, it cannot pay for drilling a wall.
+    act_drugs: int = 0
+    act_attacks: int = 0
     # Interference (event 11): the Resistance may decline its second activation in a row ('pass').
     may_pass: bool = False
 
@@ -138,6 +142,7 @@ class EscapeState:
             "next_token": self.next_token, "setup_dice": self.setup_dice,
             "stepped_from": [self.stepped_from[0], list(self.stepped_from[1])] if self.stepped_from else None,
             "act_used": list(self.act_used), "act_extra": list(self.act_extra), "may_pass": self.may_pass,
+            "act_drugs": self.act_drugs, "act_attacks": self.act_attacks,
         }  # fmt: skip
 
     @classmethod
@@ -171,6 +176,7 @@ class EscapeState:
             next_token=d["next_token"], setup_dice=list(d.get("setup_dice", [])),
             stepped_from=_stepped(d.get("stepped_from")), act_used=_triple(d.get("act_used")),
             act_extra=_triple(d.get("act_extra")), may_pass=bool(d.get("may_pass", False)),
+            act_drugs=int(d.get("act_drugs", 0)), act_attacks=int(d.get("act_attacks", 0)),
         )  # fmt: skip
 
 
