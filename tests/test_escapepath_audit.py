@@ -291,7 +291,7 @@ def test_ruling_18_a_bogie_that_left_stays_off_until_the_next_swarm_turn() -> No
         place(g, "al1", "a1", "s")
         swarm_turn(g)
         g.apply("swarm", "leave al1")
-        assert {c.text for c in g.legal_commands("swarm") if c.verb == "enter"} == {"enter al2 a1"}
+        assert {c.args[:2] for c in g.legal_commands("swarm") if c.verb == "enter"} == {("al2", "a1")}
         with pytest.raises(IllegalCommand, match="finished"):
             g.apply("swarm", "enter al1 a1")
 

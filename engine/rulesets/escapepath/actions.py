@@ -2,7 +2,7 @@
 
 Grammar (verb first): ``move <fig> <square> [facing]``, ``jump <fig> <square>``, ``turn <fig> <facing>``,
 ``shoot <fig> <bogie> [facing]``, ``bomb <fig> <bogie> [facing]``, ``retreat <fig> <square> <bogie>``,
-``attack <fig>``, ``escape <fig>``, ``enter <bogie> <point>``, ``leave <bogie>``, ``end``; the team's
+``attack <fig>``, ``escape <fig>``, ``enter <bogie> <point> [facing]``, ``leave <bogie>``, ``end``; the team's
 answer to a charge ``panic`` or ``hold``; any time ``react panic always|never|ask``. Facings are
 ``n ne e se s sw w nw`` (``n`` is the top of the board).
 """
@@ -163,11 +163,23 @@ def _check(st: PathState, seat: str, text: str) -> Command:
         and args[2] == DIRS[f.facing]
     ):
         args = args[:2]  # naming the facing the figure already has is no turn: the same command
+    if verb == "enter" and len(args) == 3 and args[2] == _straight_in(st, args[1]):
+        args = args[:2]  # naming the facing it comes on with anyway is no turn: the plain entry
     canon = " ".join([verb, *args])
     for c in options:
         if c.text == canon:
             return c
     raise IllegalCommand(_why_not(st, f, verb, args, options))
+
+
+def _straight_in(st: PathState, word: str) -> str | None:
+    """The facing a bogie coming on at square ``word`` has without turning (None: not a square)."""
+    s = scen(st)
+    try:
+        c = parse_cell(word, s.width, s.height)
+    except RuleError:
+        return None
+    return DIRS[s.entry_facing(c)]
 
 
 def _figure(st: PathState, seat: str, word: str) -> Figure:
@@ -250,6 +262,11 @@ def _why_not(st: PathState, f: Figure, verb: str, args: list[str], options: list
         if c in st.closed:
             return f"{cell_name(c)} is closed by a blast this turn (bomb rule)."
         if verb == "enter":
+            if c in s.entries and c not in st.closed and len(args) >= 3:
+                return (
+                    f"A bogie comes on at {cell_name(c)} facing {DIRS[s.entry_facing(c)]}, or turned up to 90 "
+                    f"degrees from that: the entry is a 1 AP move (rules 3.2, 3.3).{hint}"
+                )
             return f"{cell_name(c)} is not a free entry point.{hint}"
         if verb == "jump":
             return f"A jump goes straight (not diagonally) across a void and costs the AP of walking it (voids rule); {nm} has {f.ap}.{hint}"
@@ -442,7 +459,7 @@ def _escape(st: PathState, f: Figure, a: tuple[str, ...], ev: list[Event]) -> No
 def _enter(st: PathState, f: Figure, a: tuple[str, ...], ev: list[Event]) -> None:
     c = _cell(st, a[1])
     f.status = "board"
-    f.facing = scen(st).entry_facing(c)
+    f.facing = DIRS.index(a[2]) if len(a) > 2 else scen(st).entry_facing(c)
     st.entering = True
     R.enter_square(st, f, c)
     ev.append(Event(f"A {name(st, f)} comes on at {a[1]}, facing {DIRS[f.facing]} (1 AP)."))

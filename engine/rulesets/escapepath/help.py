@@ -12,8 +12,9 @@ HELP: dict[str, str] = {
         "spent on a step allows a 90 degree turn, before or after it: 'move vance d4 ne'. Turning on the spot costs "
         "1 AP per 90 degrees: 'turn vance s'. Figures and objects block; so does the diagonal between two blockers. "
         "Bogies come on at entry points (E) for 1 AP, only after every bogie already in play has finished, never "
-        "more than the scenario's cap, and not where a figure stands; they may leave there for 1 AP. A character "
-        "on the escape point (X) may 'escape' for 1 AP."
+        "more than the scenario's cap, and not where a figure stands; like any 1 AP move, coming on may include a "
+        "turn of up to 90 degrees ('enter al5 g1 e'). They may leave there for 1 AP. A character on the escape "
+        "point (X) may 'escape' for 1 AP."
     ),
     "sight": (
         "Figures see everything in the half of the board in front of them (180 degrees) with a clear line, and can "
@@ -51,7 +52,7 @@ HELP: dict[str, str] = {
     "commands": (
         "move <fig> <square> [facing] · turn <fig> <facing> · jump <fig> <square> · shoot <fig> <bogie> [facing] · "
         "bomb <fig> <bogie> [facing] · retreat <fig> <square> <bogie> · attack <fig> · escape <fig> · "
-        "enter <bogie> <point> · leave <bogie> · end · panic / hold · react panic always|never|ask. "
+        "enter <bogie> <point> [facing] · leave <bogie> · end · panic / hold · react panic always|never|ask. "
         "Facings: n ne e se s sw w nw (n is the top of the board)."
     ),
 }

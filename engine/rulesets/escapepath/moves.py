@@ -12,7 +12,7 @@ from engine.core import Command
 from engine.geometry.square import Cell, cell_name, chebyshev
 from engine.rulesets.escapepath import geometry as G
 from engine.rulesets.escapepath.board import blocker, can_fire, clear, name, occupancy, scen
-from engine.rulesets.escapepath.content import DIRS, VECTORS
+from engine.rulesets.escapepath.content import DIRS, VECTORS, Scenario
 from engine.rulesets.escapepath.state import SWARM, TEAM, Figure, PathState
 
 TRAPPED_VERBS = frozenset({"move", "jump", "leave"})
@@ -123,7 +123,7 @@ def figure_options(
     when :func:`count_options` has listed them already)."""
     s = scen(st)
     if f.status == "pool":
-        return [("enter", c, -1, 1, "") for c in entry_points(st, occ)]
+        return [("enter", c, g, 1, "") for c in entry_points(st, occ) for g in entry_facings(s, c)]
     assert f.pos is not None
     steps = list(_steps(st, f, occ))
     moves, ap = G.MOVE_OPTIONS[f.facing], f.ap
@@ -153,7 +153,7 @@ def count_options(st: PathState, f: Figure, occ: dict[Cell, Figure]) -> tuple[in
     character's shooting options (listed to be counted: pass them back to :func:`figure_options`)."""
     s = scen(st)
     if f.status == "pool":
-        return len(entry_points(st, occ)), None
+        return sum(len(entry_facings(s, c)) for c in entry_points(st, occ)), None
     assert f.pos is not None
     ap = min(f.ap, 2)  # no step costs more than 2
     counts = G.MOVE_COUNT[f.facing]
@@ -218,7 +218,11 @@ def _word(st: PathState, f: Figure, nm: str, o: Option) -> Command:
         )
     if verb == "enter":
         assert c is not None
-        return Command("enter", (f.id, cell_name(c)), f"{nm} enters at {cell_name(c)} (1 AP)")
+        if g < 0:
+            return Command("enter", (f.id, cell_name(c)), f"{nm} enters at {cell_name(c)} (1 AP)")
+        return Command(
+            "enter", (f.id, cell_name(c), DIRS[g]), f"{nm} enters at {cell_name(c)}, turning {DIRS[g]} (1 AP)"
+        )
     if verb == "jump":
         assert c is not None
         return Command("jump", (f.id, cell_name(c)), f"{nm} jumps to {cell_name(c)} ({cost} AP)")
@@ -244,6 +248,13 @@ def figure_commands(
     """Every command for figure ``f`` (named ``nm``) that the rules allow now, assuming it may act."""
     options = figure_options(st, f, occupancy(st) if occ is None else occ)
     return [option_command(st, f, nm, o) for o in options]
+
+
+def entry_facings(s: Scenario, c: Cell) -> tuple[int, ...]:
+    """The facings a bogie coming on at ``c`` may end with, in option order: -1 for straight in
+    (:meth:`Scenario.entry_facing`), then each facing the entry's 1 AP of movement turns to (rule 3.2: up to
+    90 degrees either way)."""
+    return (-1, *G.FREE_TURNS[s.entry_facing(c)])
 
 
 def entry_points(st: PathState, occ: dict[Cell, Figure] | None = None) -> list[Cell]:

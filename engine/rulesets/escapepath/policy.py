@@ -127,7 +127,7 @@ def swarm_scores(st: PathState, options: list[Command]) -> list[float]:
         dest = _cell(s, a[1])
         g = (
             _FACING[a[2]]
-            if v == "move" and len(a) > 2
+            if v in ("move", "enter") and len(a) > 2  # a turned entry names its facing (ruling 29)
             else (s.entry_facing(dest) if v == "enter" else f.facing)
         )
         known = reached.get((f.id, v, dest))
