@@ -21,7 +21,7 @@ from engine.geometry.corners import (
     scaled_side,
     two_lines,
 )
-from engine.geometry.square import KING, Cell, EdgeKey, chebyshev, corner_step_open, edge_key
+from engine.geometry.square import KING, ORTHOGONAL, Cell, EdgeKey, chebyshev, edge_key
 from engine.rulesets.skirm.content import SIZE, BattleMap, Mission, maps, missions, unit_type
 from engine.rulesets.skirm.state import DOWNED, OUT, RESERVE, STANDING, SkirmState, Unit
 
@@ -472,8 +472,9 @@ def step_index_table(
 
 def leap_cells(st: SkirmState, u: Unit, reach_len: int, *, nimble: bool) -> list[tuple[Cell, list[Cell]]]:
     """Where a Leap (LPx) may land: straight lines of up to x squares, heights, low walls and difficult
-    ground ignored; high walls, closed doors, solid squares and units block; squares next to a Standing
-    enemy may not be passed (Nimble aside). Returns (landing square, path) pairs.
+    ground ignored; high walls, closed doors, solid squares and units block; a diagonal step needs both
+    side squares free (:func:`leap_corner_open`); squares next to a Standing enemy may not be passed
+    (Nimble aside). Returns (landing square, path) pairs.
     """
     assert u.pos is not None
     occ = occupancy(st)
@@ -485,10 +486,8 @@ def leap_cells(st: SkirmState, u: Unit, reach_len: int, *, nimble: bool) -> list
             n = (c[0] + dx, c[1] + dy)
             if solid(st, n) or n in occ:
                 break
-            if dx and dy:
-                if not corner_step_open(c, n, lambda x, y: hard_edge(st, x, y), lambda s: solid(st, s)):
-                    break
-            elif hard_edge(st, c, n):
+            passable = leap_corner_open(st, c, n, occ) if dx and dy else not hard_edge(st, c, n)
+            if not passable:
                 break
             if c != u.pos and not nimble and standing_enemy_adjacent(st, u.seat, c, occ):
                 break
@@ -496,6 +495,16 @@ def leap_cells(st: SkirmState, u: Unit, reach_len: int, *, nimble: bool) -> list
             out.append((n, path))
             c = n
     return out
+
+
+def leap_corner_open(st: SkirmState, c: Cell, n: Cell, occ: dict[Cell, Unit]) -> bool:
+    """Whether a Leap may take the diagonal step from ``c`` to ``n``: as for any diagonal movement, both
+    side squares are free of units and not solid, and no high wall or closed door stands on the four sides
+    the step passes (heights and low walls do not matter to a Leap)."""
+    for side in ((n[0], c[1]), (c[0], n[1])):
+        if solid(st, side) or side in occ or hard_edge(st, c, side) or hard_edge(st, side, n):
+            return False
+    return True
 
 
 # -- sight and cover --------------------------------------------------------------------------------------
@@ -540,8 +549,8 @@ def sees(st: SkirmState, a: Cell, b: Cell, *, ignore: tuple[str, ...] = ()) -> b
 
 @cache
 def door_box(edge: EdgeKey) -> tuple[int, int, int, int]:
-    """A door's side as a scaled box (:func:`~engine.geometry.corners.scaled_side`), memoised: sight
-    checks ask for every closed door's box."""
+    """A side's scaled box (:func:`~engine.geometry.corners.scaled_side`), memoised: sight checks ask for
+    every closed door's box, and cover for the high walls and doors around the target."""
     return scaled_side(edge)
 
 
@@ -590,9 +599,13 @@ def tall_cells(map_id: str, top: int) -> frozenset[Cell]:
 
 
 def in_cover(st: SkirmState, attacker: Cell, target: Cell) -> bool:
-    """Whether terrain on a side of the target's square that faces the attacker hides the target in part:
-    a low wall, or a raised square beyond that side, whose top rises above the target's square and is not
-    below the attacker's square (a shooter standing higher than the obstacle's top sees over it)."""
+    """Whether terrain on a side of the target's square hides the target in part (the attack being possible).
+
+    Low terrain: a low wall on a side facing the attacker, or a raised square beyond such a side, whose top
+    rises above the target's square and is not below the attacker's square (a shooter standing higher than
+    the obstacle's top sees over it). Tall terrain (:func:`tall_side_hides`): a high wall or closed door on
+    a side of the target's square, or a solid square beside it, that cuts the view of the whole target
+    from every corner of the attacker's square."""
     tx, ty = target
     ax, ay = attacker
     sides = []
@@ -612,7 +625,24 @@ def in_cover(st: SkirmState, attacker: Cell, target: Cell) -> bool:
         tops = ([max(ht, hs) + 1] if low_wall(st, target, s) else []) + ([hs] if not solid(st, s) else [])
         if any(top > ht and top >= ha for top in tops):
             return True
-    return False
+    return tall_side_hides(st, attacker, target)
+
+
+def tall_side_hides(st: SkirmState, attacker: Cell, target: Cell) -> bool:
+    """Whether sight-blocking terrain on the target's sides hides part of it from the attacker: high walls
+    and closed doors on its four sides and solid squares sharing a side with it together cut at least one
+    of the four corner lines from each corner of the attacker's square (from nowhere in its square does the
+    attacker see the whole target past them)."""
+    cut = 0
+    for dx, dy in ORTHOGONAL:
+        s = (target[0] + dx, target[1] + dy)
+        if not on_board(s):
+            continue
+        if hard_edge(st, target, s):
+            cut |= blocked_lines(attacker, target, door_box(edge_key(target, s)))
+        elif solid(st, s):
+            cut |= blocked_by_cell(attacker, target, s)
+    return all(cut >> shift & 15 for shift in (0, 4, 8, 12))
 
 
 # -- Linear (LNR) lines ---------------------------------------------------------------------------------------
