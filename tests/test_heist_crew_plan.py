@@ -469,14 +469,14 @@ def test_loot_is_handed_on_to_a_crewmate_who_can_still_carry_it_nearer_an_exit_t
 
 
 def test_a_shut_in_prisoner_makes_no_noise_for_nothing() -> None:
-    # The Black Box: the freed Architect (a8) stays shut in behind keycard door b7 until a keycard opens it.
-    # It dashed (🔊➜➜) round after round: noise, and so event cards, for no step, where Crawl or Pause
-    # were quiet.
+    # The Black Box: the freed Architect (a8) is shut in again when a lock appears on b7, her only way out
+    # (a guard locking himself in there, say). It dashed (🔊➜➜) round after round: noise, and so event
+    # cards, for no step, where Crawl or Pause were quiet.
     game, st = started("the_black_box", pos={"p1": "f8", "p2": "f8", "p3": "f8"}, dice=[2, 2, 2, 2])
-    st.tiles["b7"].marks.append("keycard_door")
-    game.apply("p1", "act walk")  # any command lets the free Architect join in
+    game.apply("p1", "act walk")  # any command lets the free Architect join in (b7's door is open)
     npc = st.npcs[0]
-    assert npc.active and npc.pos == "a8" and R.sealed(st, "b7")
+    put(st, "b7", "lock")
+    assert npc.active and npc.pos == "a8" and R.locked(st, "b7")
     npc.ideas = 3  # enough to turn its die to the 6, where Dash is
 
     def weights() -> dict[str, int]:
@@ -486,6 +486,6 @@ def test_a_shut_in_prisoner_makes_no_noise_for_nothing() -> None:
     shut = weights()
     assert set(shut) == {"crawl", "pause", "dash"}
     assert shut["dash"] == 0 and shut["pause"] > 0  # a 💡 for its die at least
-    st.tiles["b7"].marks.remove("keycard_door")
+    st.tiles["b7"].chits.clear()
     way_out = weights()
     assert way_out["dash"] > 0 and way_out["crawl"] > way_out["pause"]

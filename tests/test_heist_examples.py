@@ -186,6 +186,8 @@ def escape_figure(roll: int):  # type: ignore[no-untyped-def]
     game = game_for("the_inclusion_job", dice=[1, 1, 1])
     st = state(game)
     clear_board(st)
+    for t in st.tiles.values():  # no lockdown gates in the figure (they would shut when the escape starts)
+        t.marks = [m for m in t.marks if not m.startswith("gate_")]
     skip_planning(game, {"p1": "i5", "p2": "i5", "p3": "i5"})
     exit_ = "i5"
     y, x, g, b = indoor_path(st, exit_, 4)

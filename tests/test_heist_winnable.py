@@ -648,8 +648,8 @@ def test_the_final_score_part_1_can_be_won() -> None:
     guard Johnny Swagger clears, coming in from i8 over i7 and h6 (Bump, Punch, Bump, Punch); then g4 and g3 to
     the hideout f2, picking up the $2k at j6, the $2k at g4 and the $1k at f3 on the way: documents and $5k.
 
-    Seed 473's bag: cameras at j5 and j4 (around the safe), a guard at h7 and a camera at h6 (Johnny's way), a
-    lock at g6, cameras at h4 and g3, a lock at e3. Tiny Mike and Iceheart wait at the f5 entrance, studying."""
+    Seed 473's bag: a camera at j5, a camera at h6 (seen through the vent from j6), a guard at j4, a camera at
+    h7, a lock at g6, cameras at h4 and g3. Tiny Mike and Iceheart wait at the f5 entrance, studying."""
     dice = [1, 1, 4, 1]  # round 1: Bump (Bypass 1), Study (Concoct 1), Sprint (Extract 4), Study
     dice += [4, 1, 1, 1]  # round 2: Punch (any), Study, Rake (Extract 1), Study
     dice += [1, 1, 1, 1]  # round 3: Bump, Study, Rake, Study
@@ -698,6 +698,7 @@ def test_the_final_score_part_1_can_be_won() -> None:
     assert st.players["p3"].cash == 4
     play(game, "p2", *quiet["p2"])
     play(game, "p4", *quiet["p4"])
+    play(game, "p2", "continue")  # Stage Whisper: nobody passes an idea
 
     # Round 5: f3's $1k, and the documents hidden in the hideout f2; the escape is called.
     assert st.round == 5

@@ -326,7 +326,10 @@ def legal_action(st: HeistState, p: Player) -> list[Command]:
         if "D" in left:
             out += [Command("disable", (m,), f"📷 the camera at {m}") for m in disable_targets(st, p)]
         if "R" in left:
-            out += [Command("reveal", (m,), f"🔍 {m}") for m in reveal_targets(st)]
+            targets = reveal_targets(st)
+            out += [Command("reveal", (m,), f"🔍 {m}") for m in targets]
+            if not targets and not st.bag and knows_a_way(st, p):
+                out.append(Command("reveal", (), "🔍 with nothing left to reveal (you know a way: 💡)"))
         if "I" in left:
             out.append(Command("idea", (), "💡 gain an idea"))
         if "L" in left:
@@ -533,15 +536,17 @@ def replans(p: Player) -> int:
 
 
 def proxy_commands(st: HeistState, p: Player) -> list[Command]:
-    """Autopwn / Exploit: make another character subdue, disable or unlock from where it stands."""
+    """Autopwn / Exploit: make another character subdue, disable or unlock from where it stands (Exploit's
+    second sub-action: the same character again)."""
     out = []
     verb = {"S": "subdue", "D": "disable", "U": "unlock"}
+    again = next((f.split(":", 1)[1] for f in p.flags if f.startswith("exploit:")), "")
     for q in R.in_play(st):
-        if q is p:
+        if q is p or (again and q.seat != again):
             continue
         for letter in sorted(set(p.proxy)):
-            if letter == "*":
-                continue
+            if letter == "*" or (letter == "S" and "there_are_better_ways" in R.abilities(q)):
+                continue  # those who know better ways never 👊, not even for a hacker
             targets = {"S": subdue_targets, "D": disable_targets, "U": unlock_targets}[letter](st, q)
             out += [
                 Command("hack", (q.seat, verb[letter], m), f"Have {q.nickname} {verb[letter]} {m}")
@@ -587,6 +592,8 @@ def check(st: HeistState, seat: str, text: str) -> Command:
 
 def canon(st: HeistState, p: Player, verb: str, args: Args) -> Command:
     """The canonical form of a command (names normalised, cells resolved). Raises on malformed text."""
+    if verb == "reveal" and not args:
+        return Command(verb)  # I know a way: a 🔍 with nothing left to reveal
     if verb in (
         "inside",
         "swap",
@@ -635,7 +642,7 @@ def canon(st: HeistState, p: Player, verb: str, args: Args) -> Command:
         rest = args[1:]
         if sub == "act" and rest:
             return Command(verb, ("act", norm("_".join(rest))))
-        if sub in ("move", "unlock", "subdue", "disable", "reveal", "flick") and len(rest) == 1:
+        if sub in ("move", "unlock", "subdue", "disable", "reveal", "flick", "open") and len(rest) == 1:
             return Command(verb, (sub, tile_arg(st, rest[0])))
         if sub in ("take", "drop") and len(rest) == 1:
             return Command(verb, (sub, norm(rest[0])))
@@ -644,7 +651,8 @@ def canon(st: HeistState, p: Player, verb: str, args: Args) -> Command:
         if sub in ("idea", "done", "run") and not rest:
             return Command(verb, (sub,))
         raise UnknownCommand(
-            "'npc' takes act <action>, move/unlock/subdue/disable/reveal/flick <hex>, take/drop <loot>, idea, done or run."
+            "'npc' takes act <action>, move/unlock/subdue/disable/reveal/flick/open <hex>, take/drop <loot>, idea, "
+            "done or run."
         )
     if verb == "bet":
         if len(args) != 1 or not args[0].isdigit():
@@ -753,6 +761,8 @@ def refusal(st: HeistState, p: Player, verb: str, cmd: Command) -> str:
         if verb == "disable":
             return f"📷 needs a live camera on or next to {p.nickname}."
         if verb == "reveal":
+            if not cmd.args:
+                return "🔍 needs an unknown security tile to reveal (name one, like 'reveal d4')."
             return f"🔍 needs an unknown security tile; {cmd.args[0]} is not one."
         if verb == "crack":
             return "🧩 needs the safe under you and Safecracking Tools or a Plasma Torch (or its bearer beside you)."
@@ -878,9 +888,11 @@ def h_act(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
         kill_pixels(st, p, o.key.removeprefix("kill_pixels_"), ev)
     elif special == "toss_flashbang":
         for n in reach(st, p):
-            for c in R.chits(st, n, GUARD):
+            stunned = R.chits(st, n, GUARD)
+            for c in stunned:
                 c.active = False
-            st.flags.append(f"stunned:{n}")
+            if stunned:  # only these wake when the Event phase ends
+                st.flags.append(f"stunned:{n}:{len(stunned)}")
         p.items.remove("flashbang")
         R.discard_item(st, "flashbang")
         ev.append(
@@ -952,6 +964,8 @@ def step_to(st: HeistState, p: Player, to: str, ev: list[Event]) -> None:
         ev.append(Event(f"{p.nickname} plugs the USB key in at {to}: 🔍🔍🔍 and 💡.", "action"))
     R.stash_docs(st, p, ev)  # The Final Score Part 1: documents carried into a hideout are hidden there
     R.auto_reveal(st, ev, p)
+    if "vent" in p.flags:
+        vent_reveal(st, p, ev)
     if "slip" in p.flags and any(c.kind == "dog" and c.active for c in st.tiles[frm].chits):
         st.flags.append(f"dogwait:{frm}")  # There are better dogs: the dog waits to see where it went
     R.dogs_chase(st, ev)
@@ -1019,19 +1033,25 @@ def disable(st: HeistState, n: str, p: Player, ev: list[Event]) -> None:
 
 
 def h_reveal(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
-    """Play ``reveal``: 🔍 (I know a way gives 💡 on an empty bag)."""
+    """Play ``reveal``: 🔍 (I know a way gives 💡 on an empty bag, even with no tile left to reveal)."""
     spend(p, "R")
     p.flags.append("acted")
     empty = not st.bag
+    if not a:  # the bag is empty and nothing is left to reveal: only the idea
+        know_a_way(st, p, empty, ev)
+        return
     R.draw(st, a[0], ev, f"{p.nickname} reveals", p)
     know_a_way(st, p, empty, ev)
 
 
+def knows_a_way(st: HeistState, p: Player) -> bool:
+    """True when the character's 🔍 made on an empty bag gives 💡 (I know a way; We know a way, anyone's)."""
+    return "i_know_a_way" in R.abilities(p) or any("we_know_a_way" in R.abilities(q) for q in R.in_play(st))
+
+
 def know_a_way(st: HeistState, p: Player, empty: bool, ev: list[Event]) -> None:
     """I/We know a way: a 🔍 made while the bag is empty gives 💡."""
-    if not empty:
-        return
-    if "i_know_a_way" in R.abilities(p) or any("we_know_a_way" in R.abilities(q) for q in R.in_play(st)):
+    if empty and knows_a_way(st, p):
         p.ideas += 1
         ev.append(Event(f"{p.nickname} knows a way: +💡.", "idea"))
 
@@ -1088,16 +1108,20 @@ def h_hack(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     """Play ``hack``: Autopwn / Exploit through another character."""
     q = st.players[a[0]]
     letter = {"subdue": "S", "disable": "D", "unlock": "U"}[a[1]]
-    twice = "*" in p.proxy
+    first_of_two = "*" in p.proxy
     p.proxy = ""
+    p.flags = [f for f in p.flags if not f.startswith("exploit:")]
+    if first_of_two:
+        # Exploit (👊👊 / 📷📷 / 🔓🔓): the same character plays the same sub-action once more, on any target.
+        p.proxy = letter
+        p.flags.append(f"exploit:{q.seat}")
     p.flags.append("acted")
-    for _ in range(2 if twice else 1):
-        if letter == "S" and R.guards(st, a[2]):
-            subdue(st, a[2], q, ev)
-        elif letter == "D" and R.chits(st, a[2], CAMERA):
-            disable(st, a[2], q, ev)
-        elif letter == "U" and R.chits(st, a[2], LOCK):
-            unlock(st, a[2], q, ev)
+    if letter == "S":
+        subdue(st, a[2], q, ev)
+    elif letter == "D":
+        disable(st, a[2], q, ev)
+    else:
+        unlock(st, a[2], q, ev)
 
 
 def h_toss(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
@@ -1261,6 +1285,14 @@ def h_vent(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
     p.noise_due += 4
     p.flags.append("vent")
     ev.append(Event(f"{p.nickname} takes to the vents (🔊🔊🔊🔊).", "action"))
+    vent_reveal(st, p, ev)
+
+
+def vent_reveal(st: HeistState, p: Player, ev: list[Event]) -> None:
+    """Vent crawl: the tiles across one gap count as adjacent, so unknown ones there are auto-revealed."""
+    for m in R.board(st).gap_across.get(p.pos, ()):
+        if R.alive(st, m) and st.tiles[m].unknown:
+            R.draw(st, m, ev, "Auto-reveal (through the vents) at", p)
 
 
 def h_codes(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:

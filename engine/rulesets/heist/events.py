@@ -63,12 +63,15 @@ def adjacent_to(st: HeistState, p: Player, kind: str) -> bool:
 
 
 def lose_idea(st: HeistState, p: Player, ev: list[Event], why: str) -> None:
-    """The character loses 💡 (a Lucky Penny is discarded instead)."""
+    """The character loses 💡 (a Lucky Penny is discarded instead; with no 💡 to lose, nothing happens and the
+    penny is kept)."""
+    if not p.ideas:
+        return
     if "lucky_penny" in p.items:
         p.items.remove("lucky_penny")
         R.discard_item(st, "lucky_penny")
         ev.append(Event(f"{p.nickname} discards the Lucky Penny instead of losing 💡 ({why}).", "event"))
-    elif p.ideas:
+    else:
         p.ideas -= 1
         ev.append(Event(f"{p.nickname} loses 💡 ({why}).", "event"))
 
@@ -81,12 +84,12 @@ def protected(st: HeistState, n: str) -> bool:
     return False
 
 
-def wake(st: HeistState, n: str, ev: list[Event]) -> int:
-    """Un-subdue every guard on a tile; returns how many woke."""
+def wake(st: HeistState, n: str, ev: list[Event], most: int | None = None) -> int:
+    """Un-subdue every guard on a tile (at most ``most`` of them); returns how many woke."""
     if protected(st, n):
         return 0
     woke = 0
-    for c in R.chits(st, n, GUARD, active=False):
+    for c in R.chits(st, n, GUARD, active=False)[:most]:
         c.active = True
         woke += 1
     if woke:
@@ -95,7 +98,9 @@ def wake(st: HeistState, n: str, ev: list[Event]) -> int:
 
 
 def powered_on(st: HeistState, tiles: list[str], ev: list[Event]) -> None:
-    """A camera powered back on raises ⚠ for each character on its tile."""
+    """A camera powered back on raises ⚠ for each character on its tile (none while Loop Footage runs)."""
+    if "loop_footage" in st.flags:
+        return
     occ = R.occupied(st)
     for n in tiles:
         for _ in occ.get(n, []):
@@ -700,7 +705,9 @@ def end_of_event_phase(st: HeistState, ev: list[Event]) -> None:
     moving_npcs(st, ev)
     for f in [f for f in st.flags if f.startswith("stunned:")]:
         st.flags.remove(f)
-        wake(st, f.split(":", 1)[1], ev)
+        # "stunned:<tile>:<n>": the n guards a flashbang knocked out there wake, not those down before it.
+        _, n, *count = f.split(":")
+        wake(st, n, ev, int(count[0]) if count else None)
     if "loop_footage" in st.flags:
         st.flags.remove("loop_footage")
 

@@ -30,11 +30,12 @@ HELP: dict[str, str] = {
         "'deck' lists every card left in it, top first, at any time."
     ),
     "escape": (
-        "When the escape starts, every hidden chit is revealed. Each character still inside types 'run' (or "
-        "'run via <hex>' to pick up loot on the way). Escape moves ignore plans and cameras; locks block; leaving "
-        "a hex with an unsubdued guard costs one extra move per guard. Leftover 💡 pay for moves; the rest must "
-        "be rolled on one die, or you are Busted and your loot stays where you stood. 'take', 'drop' and 'give' "
-        "stay open in the escape. In The Final Score Part 1 the runners hide instead: the hideouts (*, two each) "
+        "When the escape starts, the lockdown gates still standing shut (anyone on one is Busted) and every "
+        "hidden chit is revealed. Each character still inside types 'run' (or 'run via <hex>' to pick up loot on "
+        "the way). Escape moves ignore plans and cameras; locks block, and a remote lock keeps whoever stands "
+        "under it inside; leaving a hex with an unsubdued guard costs one extra move per guard. Leftover 💡 pay "
+        "for moves; the rest must be rolled on one die, or you are Busted and your loot stays where you stood. "
+        "'take', 'drop' and 'give' stay open in the escape. In The Final Score Part 1 the runners hide instead: the hideouts (*, two each) "
         "are the only places to escape to."
     ),
     "loot": (
@@ -45,7 +46,8 @@ HELP: dict[str, str] = {
         "Hostages, prisoners and guides act with their own die once a prisoner is free, a hostage is taken "
         "('escort' on its hex) or, for a guide, from the start. Anyone plays them: 'npc act <action>', then "
         "'npc move <hex>' and the rest, 'npc done'. No planning tokens; 'npc take <loot>' / 'npc drop <loot>' on "
-        "their hex; an exit gets them out with what they carry; 'npc run' in the escape."
+        "their hex; 'npc open <hex>' for a keycard door beside one holding the keycard; an exit gets them out with "
+        "what they carry; 'npc run' in the escape."
     ),
     "campaign": (
         "The crew record (cash, fixers, items, named characters and their levels) carries over on this server. "

@@ -33,10 +33,11 @@ def the_npc(st: HeistState) -> Npc | None:
 
 
 def held(st: HeistState, npc: Npc) -> bool:
-    """True while something holds the NPC: a remote lock or keycard door on its tile, or a guard there."""
-    if R.sealed(st, npc.pos):
+    """True while something holds the NPC: a remote lock or keycard door on its tile, a guard there, or every
+    tile next to it shut (a keycard door, a remote lock or a lock): it cannot take a step."""
+    if R.sealed(st, npc.pos) or R.guards(st, npc.pos) > 0:
         return True
-    return R.guards(st, npc.pos) > 0
+    return all(R.locked(st, m) for m in R.nbrs(st, npc.pos))
 
 
 def options(st: HeistState, npc: Npc) -> list[R.Option]:
@@ -87,13 +88,14 @@ def legal(st: HeistState) -> list[Command]:
         return runs + loot_commands(st, npc)
     if st.phase != "action":
         return []
+    free = loot_commands(st, npc) + door_commands(st, npc)
     if npc.done:
-        return loot_commands(st, npc)
+        return free
     if not npc.action:
         return [
             Command("npc", ("act", o.key), f"The {npc.kind}: {R.option_label(o)}") for o in options(st, npc)
-        ] + loot_commands(st, npc)
-    out: list[Command] = loot_commands(st, npc)
+        ] + free
+    out: list[Command] = free
     left = npc.left
     if "M" in left:
         out += [Command("npc", ("move", m), f"The {npc.kind} ➜ {m}") for m in moves(st, npc)]
@@ -131,6 +133,17 @@ def loot_commands(st: HeistState, npc: Npc) -> list[Command]:
     ]
     out += [Command("npc", ("drop", what), f"The {npc.kind} drops {what}") for what in sorted(set(npc.loot))]
     return out
+
+
+def door_commands(st: HeistState, npc: Npc) -> list[Command]:
+    """An NPC holding the keycard may open a keycard door next to it, free, as a character may."""
+    if "keycard" not in npc.loot:
+        return []
+    return [
+        Command("npc", ("open", m), f"The {npc.kind} opens the keycard door at {m}")
+        for m in R.nbrs(st, npc.pos)
+        if "keycard_door" in st.tiles[m].marks
+    ]
 
 
 def let_go(npc: Npc, what: str) -> int:
@@ -181,6 +194,9 @@ def play(st: HeistState, args: tuple[str, ...], ev: list[Event]) -> None:
             let_go(npc, args[1])
             t.loot.append(args[1])
         ev.append(Event(f"The {npc.kind} drops {args[1]} at {npc.pos}.", "loot"))
+    elif sub == "open":
+        st.tiles[args[1]].marks.remove("keycard_door")
+        ev.append(Event(f"The {npc.kind} swipes the keycard: the door at {args[1]} opens.", "unlock"))
     elif sub == "flick":
         npc.loot.remove("keycard")
         st.tiles[args[1]].loot.append("keycard")
@@ -226,9 +242,7 @@ def step(st: HeistState, npc: Npc, to: str, ev: list[Event]) -> None:
         escaped(st, npc, ev)
         return
     R.lift_remote_locks(st, to, ev)  # a server opens for the NPC as for anyone
-    for m in R.nbrs(st, to):
-        if st.tiles[m].unknown:
-            R.draw(st, m, ev, "Auto-reveal at")
+    R.reveal_around(st, to, ev)
     R.dogs_chase(st, ev)
 
 
@@ -289,6 +303,7 @@ def activate(st: HeistState, npc: Npc, ev: list[Event], why: str) -> None:
     npc.die = st.rng.roll(6)
     npc.action, npc.left, npc.done = "", "", False
     ev.append(Event(f"The {npc.kind} {why} and rolls {npc.die}.", "npc", dice=(npc.die,)))
+    R.reveal_around(st, npc.pos, ev)  # "just a character": the tiles next to it are auto-revealed
 
 
 def check_freed(st: HeistState, ev: list[Event]) -> None:

@@ -132,19 +132,13 @@ def ambush(st: HeistState, ev: list[Event]) -> None:
 
 
 def start_escape(st: HeistState, ev: list[Event]) -> None:
-    """Phase 4 begins: reveal every chit, lift the lockdown gates, bank whoever is already outside."""
+    """Phase 4 begins: whoever is already outside is out; every lockdown gate left shuts (its tile is removed,
+    busting whoever stands there); every chit is revealed."""
     st.phase = "escape"
     st.undo.clear()
     st.bought = [b for b in st.bought if b != "blank"]  # unused blanks go back at the escape
     st.flags = [f for f in st.flags if not f.startswith("drawn:")]
     ev.append(Event("The alarm sounds: everyone must escape now!", "escape", board=True))
-    for n in sorted(st.tiles):
-        if st.tiles[n].unknown and R.alive(st, n):
-            R.draw(st, n, ev, "Revealed for the escape at")
-    for t in st.tiles.values():
-        for g in ("gate_a", "gate_b", "gate_c", "gate_d"):
-            if g in t.marks:
-                t.marks.remove(g)
     for p in R.in_play(st):
         p.flags = []
         p.left = ""
@@ -156,6 +150,11 @@ def start_escape(st: HeistState, ev: list[Event]) -> None:
             p.status = "escaped"  # outside already, or (The Final Score Part 1) hidden in a hideout
             R.stash_docs(st, p, ev)
             R.bank(st, p, ev, final=True)
+    while E.next_gate(st) is not None:
+        E.close_gate(st, ev)  # "All Lockdown Gates are removed at the start of the Escape phase"
+    for n in sorted(st.tiles):
+        if st.tiles[n].unknown and R.alive(st, n):
+            R.draw(st, n, ev, "Revealed for the escape at")
     if not R.in_play(st):
         finish(st, ev)
 

@@ -216,6 +216,12 @@ def sealed(st: HeistState, n: str) -> bool:
     return t is not None and any(m in t.marks for m in SEALS)
 
 
+def imprisoning(st: HeistState, n: str) -> bool:
+    """True when a remote lock is on tile ``n``: whoever stands there is shut in until a server opens it."""
+    t = st.tiles.get(n)
+    return t is not None and ("remote_lock_x" in t.marks or "remote_lock_y" in t.marks)
+
+
 def locked(st: HeistState, n: str) -> bool:
     """True when nobody may enter the tile: a locked Lock, a Remote Lock or a Keycard Door."""
     return bool(chits(st, n, LOCK)) or sealed(st, n)
@@ -361,12 +367,21 @@ def draw(st: HeistState, n: str, ev: list[Event], why: str, by: Player | None = 
 
 
 def auto_reveal(st: HeistState, ev: list[Event], by: Player | None = None) -> None:
-    """Draw for every unknown security tile next to a character still inside (``by``'s tile first)."""
+    """Draw for every unknown security tile next to a character still inside (``by``'s tile first), then
+    next to every active non-player character ("just a character")."""
     occ = sorted(occupied(st).items(), key=lambda kv: (by is None or kv[0] != by.pos, kv[0]))
     for n, here in occ:
-        for m in nbrs(st, n):
-            if st.tiles[m].unknown:
-                draw(st, m, ev, "Auto-reveal at", by if by is not None and by.pos == n else here[0])
+        reveal_around(st, n, ev, by if by is not None and by.pos == n else here[0])
+    for npc in st.npcs:
+        if npc.status == "in" and npc.active:
+            reveal_around(st, npc.pos, ev)
+
+
+def reveal_around(st: HeistState, n: str, ev: list[Event], by: Player | None = None) -> None:
+    """Auto-reveal: draw for every unknown security tile next to tile ``n`` (``by``: who stands there)."""
+    for m in nbrs(st, n):
+        if st.tiles[m].unknown:
+            draw(st, m, ev, "Auto-reveal at", by)
 
 
 def hit_chit(c: Chit) -> bool:
@@ -649,8 +664,9 @@ def step_cost(st: HeistState, a: str, c: str, better: bool, keycard: bool) -> in
 
     Entering costs 1; locked tiles are impassable (a keycard door costs 1 more with the keycard);
     leaving a tile costs 1 more per unsubdued guard there (no more for those who know ``better`` ways).
+    A remote lock shuts in whoever stands under it: nobody leaves that tile until a server opens it.
     """
-    if not alive(st, c):
+    if not alive(st, c) or imprisoning(st, a):
         return None
     t = st.tiles[c]
     if chits(st, c, LOCK) or "remote_lock_x" in t.marks or "remote_lock_y" in t.marks:
