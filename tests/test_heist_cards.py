@@ -181,7 +181,7 @@ def check(st: HeistState, before: dict[str, Any], eff: Effect, info: dict[str, A
     elif eff.op == "gates":
         assert len(st.removed) == (eff.n or 4)
     elif eff.op == "gate_chit":
-        assert any(R.chits(st, n, eff.chit) for n in st.tiles if any(g in st.tiles[n].marks for g in E.GATES))
+        assert any(R.chits(st, n, eff.chit) for n in st.tiles if any(g in st.tiles[n].marks for g in R.GATES))
     elif eff.op == "reinforcements":
         for n in info["tokens"]:
             assert "reinforcements" not in st.tiles[n].marks and R.guards(st, n) >= 2

@@ -13,6 +13,8 @@ from engine.rulesets.heist import campaign as K
 from engine.rulesets.heist import policy as P
 from engine.rulesets.heist import rounds as RD
 from engine.rulesets.heist import rules as R
+from engine.rulesets.heist import search as S
+from engine.rulesets.heist.state import HeistState
 from tests.heist_helpers import SEATS4, game_for, indoor_path, put, skip_planning, started, state
 
 
@@ -489,3 +491,46 @@ def test_a_shut_in_prisoner_makes_no_noise_for_nothing() -> None:
     st.tiles["b7"].chits.clear()
     way_out = weights()
     assert way_out["dash"] > 0 and way_out["crawl"] > way_out["pause"]
+
+
+def inclusion_near_the_alarm() -> tuple[Game, HeistState]:
+    """The Inclusion Job (gates A g3, B e4, C e2, D c4), everyone in at i3 with e4 and its neighbours
+    planned, and the event deck down to its last two cards (the alarm is at hand)."""
+    game = game_for("the_inclusion_job", SEATS4)
+    skip_planning(game, dict.fromkeys(SEATS4, "i3"), {s: ["h3", "g3", "f4", "e4", "f3"] for s in SEATS4})
+    st = state(game)
+    del st.deck[2:]
+    return game, st
+
+
+def test_near_the_alarm_a_character_on_a_lockdown_gate_steps_off_it() -> None:
+    # Every gate left shuts when the escape starts (ruling 47): whoever stands on one is Busted. (With more
+    # cards left, a gate tile on the way to the job is fine: test_with_the_deck_nearly_out_...)
+    _game, st = inclusion_near_the_alarm()
+    p = st.players["p1"]
+    p.pos = "e4"
+    assert R.on_gate(st, "e4")
+    assert P.goals_for(st, p) == R.escape_goals(st)
+    p.pos = "f4"  # beside the gate, with the job to do: its share of the job, not the way out
+    assert P.goals_for(st, p) != R.escape_goals(st)
+
+
+def test_the_escape_is_not_called_while_a_crewmate_stands_on_a_lockdown_gate() -> None:
+    game, st = inclusion_near_the_alarm()
+    del st.deck[1:]  # the last card: calling the escape is otherwise the policy's choice
+    seat = "p2"
+    options = game.legal_commands(seat)
+    escape = next(i for i, c in enumerate(options) if c.verb == "escape")
+    st.players["p1"].pos = "f4"
+    assert P.bot_weights(st, seat, options)[escape] > 0
+    st.players["p1"].pos = "e4"  # on gate B
+    assert P.bot_weights(st, seat, options)[escape] == 0
+
+
+def test_the_search_counts_a_crewmate_left_on_a_gate_once_the_escape_is_called_as_lost() -> None:
+    _game, st = inclusion_near_the_alarm()
+    st.escape_called = True
+    st.players["p1"].pos = "f4"
+    safe = S.crew_score(st)
+    st.players["p1"].pos = "e4"
+    assert S.crew_score(st) < safe

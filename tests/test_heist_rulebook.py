@@ -214,7 +214,7 @@ def test_every_lockdown_gate_left_shuts_when_the_escape_starts() -> None:
     is removing its tile — and "All Lockdown Gates are removed at the start of the Escape phase": the gates
     still standing shut when the alarm sounds, busting whoever stands on one, and the runners go round."""
     game, st = started("the_inclusion_job")
-    gates = [n for g in E.GATES for n in sorted(st.tiles) if g in st.tiles[n].marks]
+    gates = [n for g in R.GATES for n in sorted(st.tiles) if g in st.tiles[n].marks]
     assert gates[:2] == ["g3", "e4"]
     E.close_gate(st, [])  # gate A shut in play
     p1, p2 = st.players["p1"], st.players["p2"]

@@ -20,7 +20,6 @@ from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.content import Effect
 from engine.rulesets.heist.state import CAMERA, DOG, GUARD, LOCK, HeistState, Player
 
-GATES = ("gate_a", "gate_b", "gate_c", "gate_d")
 REPLAYED = "event:replayed"  # the active event is the last card discarded: alerts went past it
 Op = Callable[[HeistState, str, int, Effect, list[Event]], bool]
 
@@ -581,7 +580,7 @@ def play_choice(st: HeistState, p: Player, cmd: Command, ev: list[Event]) -> boo
 
 def next_gate(st: HeistState) -> str | None:
     """The tile of the next lockdown gate still standing (A first), or None."""
-    for g in GATES:
+    for g in R.GATES:
         for n in sorted(st.tiles):
             if g in st.tiles[n].marks and n not in st.removed:
                 return n

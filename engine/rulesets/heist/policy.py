@@ -331,6 +331,8 @@ def _own_goal(st: HeistState, p: Player) -> set[str] | None:
         return sides  # the keycard opens the door to the crew's places
     if "usb" in p.loot and (guide := usb_meeting(st)):
         return guide  # The Side Channel: the key opens remote lock Y once the guide has it
+    if p.pos and R.on_gate(st, p.pos) and (st.escape_called or len(st.deck) <= LAST_CARDS):
+        return R.escape_goals(st)  # every gate left shuts when the escape starts (ruling 47): off it first
     if len(st.deck) <= ALARM_NEAR and (escape := R.escape_need(st, p)) is not None and escape > p.ideas + 3:
         # Unplanned escape moves (a 💡 each, then the last-ditch die) take a character out when the escape
         # comes, so one that can still make it keeps at the job: turning back with the deck nearly out,
@@ -561,7 +563,8 @@ def bot_weights(
         elif c.verb in ("subdue", "unlock"):
             weights[i] = clearing_weight(st, p, c, d, here)
         elif c.verb == "escape":
-            weights[i] = 60 if done_job or len(st.deck) <= LAST_CARDS else 0
+            on_gates = any(q.pos and R.on_gate(st, q.pos) for q in R.in_play(st))
+            weights[i] = 60 if (done_job or len(st.deck) <= LAST_CARDS) and not on_gates else 0
         elif c.verb == "take":
             weights[i] = 1 if left_for_another(st, p, c.args[0]) else 40
         elif c.verb == "npc":

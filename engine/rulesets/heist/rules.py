@@ -45,6 +45,7 @@ TRACK_3 = (3, 5, 8, 10, 11, 13, 14, 16, 17, 20, 22, 23, 25, 26, 28)
 TRACKS = {3: (TRACK_3, 30), 4: (TRACK_4, 40)}
 REMOTE = {"server_x": "remote_lock_x", "server_y": "remote_lock_y"}
 SEALS = ("remote_lock_x", "remote_lock_y", "keycard_door")  # tile marks that shut a tile until opened
+GATES = ("gate_a", "gate_b", "gate_c", "gate_d")  # lockdown gates, shut (their tiles removed) in this order
 BANKED_LATE = ("keycard", "usb")  # tools: they stay on their carrier until the heist ends
 SAFE_TOOLS = (
     "safecracking_tools",
@@ -220,6 +221,13 @@ def imprisoning(st: HeistState, n: str) -> bool:
     """True when a remote lock is on tile ``n``: whoever stands there is shut in until a server opens it."""
     t = st.tiles.get(n)
     return t is not None and ("remote_lock_x" in t.marks or "remote_lock_y" in t.marks)
+
+
+def on_gate(st: HeistState, n: str) -> bool:
+    """True when ``n`` is a lockdown gate's tile still standing: whoever stands there when it shuts (a card,
+    or every gate left when the escape starts: ruling 47) is Busted."""
+    t = st.tiles.get(n)
+    return t is not None and n not in st.removed and any(g in t.marks for g in GATES)
 
 
 def locked(st: HeistState, n: str) -> bool:

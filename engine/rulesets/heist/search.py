@@ -327,7 +327,12 @@ def crew_score(st: HeistState) -> float:
     steps, _parts = job_steps(st)
     work = work_left_score(steps)
     crew = list(st.players.values())
-    busted = sum(p.status == "busted" for p in crew) / max(1, len(crew))
+    busted = float(sum(p.status == "busted" for p in crew))
+    if (
+        st.escape_called
+    ):  # every gate left shuts when the escape starts (ruling 47): who stands on one is lost
+        busted += sum(1.0 if p.done else 0.5 for p in R.in_play(st) if p.pos and R.on_gate(st, p.pos))
+    busted /= max(1, len(crew))
     total = max(1, len(st.deck) + len(st.discard))
     time_left = max(0.0, len(st.deck) - cards_owed(st)) / total
     score = 0.05 + 0.6 * work + 0.25 * time_left - 0.25 * busted
