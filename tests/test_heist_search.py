@@ -397,3 +397,14 @@ def test_progress_counts_on_jobs_longer_than_sixty_steps() -> None:
                 closer.append(S.crew_score(st))
         p.pos = here
     assert closer and all(score > base for score in closer)
+
+
+def test_the_guide_gone_out_without_the_usb_key_leaves_the_documents_out_of_reach() -> None:
+    # Remote lock Y has no server in The Side Channel: only the guide, handed the USB key, opens it. A search
+    # once walked him out in round 1 because the lock then seemed to need nothing at all (work 40 -> 2).
+    st = side_channel({})
+    before = S.job_steps(st)[0]
+    guide = next(n for n in st.npcs if n.kind == "guide")
+    guide.status = "escaped"
+    assert S.job_steps(st)[0] >= before + 2 * S.FAR
+    assert S.crew_score(st) < S.crew_score(side_channel({}))

@@ -229,13 +229,13 @@ def opener_needs(st: HeistState, tiles: set[str]) -> list[tuple[set[str], set[st
     :func:`opener_steps`: pairs of where someone must go (any one of the places) and where what they pick
     up there must then be carried (empty: going there is enough). A remote lock's server (one pair per
     kind of lock); a keycard, lying or carried, to the keycard doors; The Side Channel's USB key, lying or
-    carried, to the guide. Raises nothing."""
+    carried, to the guide. A need with no places at all cannot be met (nothing left on the board opens that
+    lock: its server gone, The Side Channel's guide gone out). Raises nothing."""
     needs: list[tuple[set[str], set[str]]] = []
     blocked = _shut(st, tiles)
     seen = set(tiles)
     for _ in range(3):
-        level = [(places - seen, to) for places, to in _needs_of(st, blocked)]
-        level = [(places, to) for places, to in level if places]
+        level = [(places - seen, to) for places, to in _needs_of(st, blocked) if not places or places - seen]
         if not level:
             break
         needs += level
@@ -248,16 +248,19 @@ def opener_needs(st: HeistState, tiles: set[str]) -> list[tuple[set[str], set[st
 def _needs_of(st: HeistState, tiles: set[str]) -> list[tuple[set[str], set[str]]]:
     marks = {m for n in tiles for m in st.tiles[n].marks}
     out: list[tuple[set[str], set[str]]] = []
-    for server, lock in R.REMOTE.items():
-        if lock in marks:
-            out.append(({n for n, t in st.tiles.items() if server in t.marks and R.alive(st, n)}, set()))
     doors = {n for n in tiles if "keycard_door" in st.tiles[n].marks}
-    guide = usb_meeting(st) if "remote_lock_y" in marks else set()
-    if guide:
-        keys = {q.pos for q in R.in_play(st) if "usb" in q.loot and q.pos}
-        keys = keys or {n for n, t in st.tiles.items() if "usb" in t.loot and R.alive(st, n)}
-        out.append((keys, guide))
-        doors |= guide_doors(st)
+    for server, lock in R.REMOTE.items():
+        if lock not in marks:
+            continue
+        if lock == "remote_lock_y" and R.has_rule(st, "usb_to_guide"):
+            # The Side Channel: the USB key in the guide's hands opens it (no server; nothing once he is out)
+            guide = usb_meeting(st)
+            keys = {q.pos for q in R.in_play(st) if "usb" in q.loot and q.pos}
+            keys = keys or {n for n, t in st.tiles.items() if "usb" in t.loot and R.alive(st, n)}
+            out.append((keys if guide else set(), guide))
+            doors |= guide_doors(st)
+        else:
+            out.append(({n for n, t in st.tiles.items() if server in t.marks and R.alive(st, n)}, set()))
     if doors:
         cards = {q.pos for q in R.in_play(st) if "keycard" in q.loot and q.pos} or _keycards(st)
         out.append((cards, doors))

@@ -194,7 +194,10 @@ class _Walks:
         needs = P.opener_needs(self.st, tiles)
         if needs and self.running:
             return 2 * FAR
-        return sum(self.reach(places) if not to else self.bring(places, to) for places, to in needs)
+        return sum(
+            2 * FAR if not places else self.reach(places) if not to else self.bring(places, to)
+            for places, to in needs
+        )
 
     def bring(self, places: set[str], to: set[str]) -> int:
         """From the nearest character inside to one of ``places``, and on from there to the nearest of ``to``
