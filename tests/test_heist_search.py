@@ -406,5 +406,5 @@ def test_the_guide_gone_out_without_the_usb_key_leaves_the_documents_out_of_reac
     before = S.job_steps(st)[0]
     guide = next(n for n in st.npcs if n.kind == "guide")
     guide.status = "escaped"
-    assert S.job_steps(st)[0] >= before + 2 * S.FAR
-    assert S.crew_score(st) < S.crew_score(side_channel({}))
+    assert S.job_steps(st)[0] >= max(before, S.NO_WAY)
+    assert S.crew_score(st) < S.crew_score(side_channel({})) - 0.05

@@ -236,6 +236,7 @@ def opener_needs(st: HeistState, tiles: set[str]) -> list[tuple[set[str], set[st
     seen = set(tiles)
     for _ in range(3):
         level = [(places - seen, to) for places, to in _needs_of(st, blocked) if not places or places - seen]
+        level = [need for need in level if need not in needs]  # a lock nothing opens is counted once
         if not level:
             break
         needs += level

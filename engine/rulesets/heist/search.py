@@ -44,6 +44,7 @@ def hidden_in_play(st: HeistState) -> int:
 
 
 FAR = 16  # walking cost counted for a place nobody can reach on the board as it stands
+NO_WAY = 10 * FAR  # a lock nothing left can open: the job is as good as lost
 
 
 def _cost(st: HeistState, n: str) -> int:
@@ -195,7 +196,7 @@ class _Walks:
         if needs and self.running:
             return 2 * FAR
         return sum(
-            2 * FAR if not places else self.reach(places) if not to else self.bring(places, to)
+            NO_WAY if not places else self.reach(places) if not to else self.bring(places, to)
             for places, to in needs
         )
 
