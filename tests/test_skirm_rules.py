@@ -12,7 +12,7 @@ from engine import AmbiguousCommand, Game, IllegalCommand, NotYourTurn, RuleErro
 from engine.geometry.square import parse_cell
 from engine.rulesets.skirm import board as B
 from engine.rulesets.skirm import rules as R
-from engine.rulesets.skirm.content import factions, ready_squads
+from engine.rulesets.skirm.content import factions, ready_squads, unit_type
 from engine.rulesets.skirm.squads import check_squad, squad_cost
 from engine.rulesets.skirm.state import DOWNED, OUT, STANDING, SkirmState
 
@@ -165,6 +165,13 @@ def test_the_war_witch_leads_with_two_order_dice_and_the_hive_tyrant_with_one():
     R.start_turn(st, ev)
     assert "5D6" in text(ev) and "4D6" in text(ev)
     assert st.orders == {"player1": 3, "player2": 4}
+
+
+def test_the_skyborn_fights_with_melee_skill_5():
+    # Content tuned after the third audit (ruling 47, variant F): diagonal Leaps now need both side squares
+    # free (ruling 51), and the Red Choir fell to 0.39; its Skyborn's MSK 4 -> 5 brought it back to 0.42.
+    assert unit_type("skyborn").msk == 5
+    assert unit_type("sister").msk == 5 and unit_type("zealot").msk == 4  # the rest of the Choir as tuned
 
 
 def test_unused_orders_are_lost_at_the_end_of_the_turn():
