@@ -423,13 +423,20 @@ def test_interference_s_second_activation_may_be_declined():
 # -- Third audit against the rulebook (basic rules 1 vs 1) ----------------------------------------------------
 
 
+def interference_with_a_radio(holder: str) -> Game:
+    """Three Resistance characters (Ashton b2, Jimmy b4, Mira b6) against two, ``holder`` carrying the Radio,
+    on a turn whose event is Interference and whose initiative the Resistance won and used to go first."""
+    game = arena({"ashton": "b2", "jimmy": "b4", "mira": "b6", "mamushi": "h2", "ubume": "h4"})
+    next_turn(game, init=(1, 6), event=(5, 6))
+    equip(game, holder, "radio")
+    game.apply("resistance", "first resistance")
+    return game
+
+
 def test_a_radio_call_in_interference_s_first_activation_is_its_second_activation():
     # Ruling 41: Interference lets the Resistance activate a second character right after its first. Ashton
     # (first) radios Jimmy, who activates at once: Jimmy is that second character, so the I.S.C. goes next.
-    game = arena({"ashton": "b2", "jimmy": "b4", "mira": "b6", "mamushi": "h2", "ubume": "h4"})
-    next_turn(game, init=(1, 6), event=(5, 6))
-    equip(game, "ashton", "radio")
-    game.apply("resistance", "first resistance")
+    game = interference_with_a_radio("ashton")
     game.apply("resistance", "radio ashton jimmy")
     game.apply("resistance", "activate jimmy")
     game.apply("resistance", "end")
@@ -439,10 +446,7 @@ def test_a_radio_call_in_interference_s_first_activation_is_its_second_activatio
 
 def test_a_radio_call_in_interference_s_second_activation_still_calls_a_third():
     # The Radio's own call is not Interference's: used in the second activation it still brings a third.
-    game = arena({"ashton": "b2", "jimmy": "b4", "mira": "b6", "mamushi": "h2", "ubume": "h4"})
-    next_turn(game, init=(1, 6), event=(5, 6))
-    equip(game, "jimmy", "radio")
-    game.apply("resistance", "first resistance")
+    game = interference_with_a_radio("jimmy")
     game.apply("resistance", "activate ashton")
     game.apply("resistance", "end")
     game.apply("resistance", "radio jimmy mira")
