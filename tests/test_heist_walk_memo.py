@@ -42,11 +42,13 @@ def test_memoised_walks_agree_with_fresh_ones_all_through_a_heist(heist: str, se
             plan = set(p.plans) | outs
             assert P.walk_costs(st, {p.pos}) == P._spread(st, {p.pos}, inward=False)
             assert P.walk_costs(st, {p.pos}, plan) == P._spread(st, {p.pos}, inward=False, over=plan)
-            assert S._walk(st, {p.pos}, plan, outward=True, start=1) == S._walk_now(
-                st, {p.pos}, plan, outward=True, start=1
+            card = "keycard" in p.loot
+            assert S._walk(st, {p.pos}, plan, outward=True, start=1, keycard=card) == S._walk_now(
+                st, {p.pos}, plan, outward=True, start=1, keycard=card, opened=frozenset()
             )
-            assert S._walk(st, outs, None, outward=False) == S._walk_now(
-                st, outs, None, outward=False, start=0
+            shut = frozenset(R.sealed_key(st))  # walked through as if open, their opening paid apart
+            assert S._walk(st, outs, None, outward=False, opened=shut) == S._walk_now(
+                st, outs, None, outward=False, start=0, keycard=False, opened=shut
             )
         checked += 1
         game.apply(seat, game.bot_command(seat, level="easy"))
@@ -64,9 +66,12 @@ def test_opening_a_keycard_door_changes_what_the_memoised_walks_answer() -> None
     inside = {npc.pos for npc in st.npcs}
     shut_before = P._shut(st, inside)
     walk_before = P.distances(st, inside, unsealed=True)
+    search_before = S._walk(st, inside, None, outward=False)  # the search's walks stop at a shut door
     assert set(doors) & shut_before
     for n in doors:
         st.tiles[n].marks.remove("keycard_door")
     assert P._shut(st, inside) == P._shut_walk(st, inside) != shut_before
     assert P.distances(st, inside, unsealed=True) == P._spread(st, inside, inward=True, unsealed=True)
     assert P.distances(st, inside, unsealed=True) != walk_before
+    fresh = S._walk_now(st, inside, None, outward=False, start=0, keycard=False, opened=frozenset())
+    assert S._walk(st, inside, None, outward=False) == fresh != search_before

@@ -225,25 +225,34 @@ def opener_steps(st: HeistState, tiles: set[str]) -> list[set[str]]:
 
 
 def opener_needs(st: HeistState, tiles: set[str]) -> list[tuple[set[str], set[str]]]:
-    """What must happen, each on its own, so that ``tiles`` can be entered, innermost first as in
-    :func:`opener_steps`: pairs of where someone must go (any one of the places) and where what they pick
-    up there must then be carried (empty: going there is enough). A remote lock's server (one pair per
-    kind of lock); a keycard, lying or carried, to the keycard doors; The Side Channel's USB key, lying or
-    carried, to the guide. A need with no places at all cannot be met (nothing left on the board opens that
-    lock: its server gone, The Side Channel's guide gone out). Raises nothing."""
-    needs: list[tuple[set[str], set[str]]] = []
+    """What must happen, each on its own, so that ``tiles`` can be entered (:func:`opener_stages`, every
+    stage's needs, innermost first). Raises nothing."""
+    return [need for needs, _opens in opener_stages(st, tiles) for need in needs]
+
+
+def opener_stages(st: HeistState, tiles: set[str]) -> list[tuple[list[tuple[set[str], set[str]]], set[str]]]:
+    """What must happen so that ``tiles`` can be entered, in stages, innermost first as in
+    :func:`opener_steps`: each stage's needs and the shut tiles (remote locks, keycard doors) they open. A need
+    pairs where someone must go (any one of the places) with where what they pick up there must then be
+    carried (empty: going there is enough): a remote lock's server (one need per kind of lock); a keycard,
+    lying or carried, to the keycard doors; The Side Channel's USB key, lying or carried, to the guide. A
+    need with no places at all cannot be met (nothing left on the board opens that lock: its server gone,
+    The Side Channel's guide gone out). An outer stage opens the way to an inner one's places. Raises nothing."""
+    stages: list[tuple[list[tuple[set[str], set[str]]], set[str]]] = []
+    seen_needs: list[tuple[set[str], set[str]]] = []
     blocked = _shut(st, tiles)
     seen = set(tiles)
     for _ in range(3):
         level = [(places - seen, to) for places, to in _needs_of(st, blocked) if not places or places - seen]
-        level = [need for need in level if need not in needs]  # a lock nothing opens is counted once
+        level = [need for need in level if need not in seen_needs]  # a lock nothing opens is counted once
         if not level:
             break
-        needs += level
+        stages.append((level, set(blocked)))
+        seen_needs += level
         reached = {n for places, _ in level for n in places}
         seen |= reached
         blocked = _shut(st, reached)
-    return needs
+    return stages
 
 
 def _needs_of(st: HeistState, tiles: set[str]) -> list[tuple[set[str], set[str]]]:

@@ -45,6 +45,11 @@ def hidden_in_play(st: HeistState) -> int:
 
 FAR = 16  # walking cost counted for a place nobody can reach on the board as it stands
 NO_WAY = 10 * FAR  # a lock nothing left can open: the job is as good as lost
+# A place for a way in that no character's plan reaches (past the locks not yet paid for): plans are fixed
+# once the heist starts, so it is all but out of reach. At FAR a search planned a tunnel into the locked
+# documents' own tile for one character, the keycard and the USB key beyond it, and the other three behind
+# the keycard door: a deadlock it scored above a plan that works.
+UNPLANNED = 2 * FAR
 
 
 def _cost(st: HeistState, n: str) -> int:
@@ -62,30 +67,53 @@ def _walk(
     outward: bool,
     start: int = 0,
     key: P.WalkKey | None = None,
+    keycard: bool = False,
+    opened: frozenset[str] = frozenset(),
 ) -> dict[str, int]:
     """Walking costs over the board as it stands, only through ``allowed`` tiles (None: anywhere), from
     ``start`` at the sources. ``outward``: from the sources to every tile; else from every tile to the
-    nearest source.
+    nearest source. A tile a remote lock or keycard door shuts may be walked onto but never through, and
+    nobody leaves a remote-locked tile, unless it is in ``opened`` (its opening is paid for elsewhere:
+    :meth:`_Walks.open`) or, for a keycard door, the walker carries the keycard (``keycard``).
 
-    Memoised on what the costs depend on (the board as it stands, the hazards, the unknown tiles and the
-    arguments): the evaluation asks the same walks in playout after playout. Shared: do not change it.
-    ``key``: the position's :func:`walk_key`, when the caller has it."""
+    Memoised on what the costs depend on (the board as it stands, the hazards, the unknown tiles, the shut
+    tiles and the arguments): the evaluation asks the same walks in playout after playout. Shared: do not
+    change it. ``key``: the position's :func:`walk_key`, when the caller has it."""
     frozen = None if allowed is None else frozenset(allowed)
-    memo = (key or walk_key(st), frozenset(sources), frozen, outward, start)
-    return _WALKS.get(memo, lambda: _walk_now(st, sources, allowed, outward=outward, start=start))
+    memo = (key or walk_key(st), frozenset(sources), frozen, outward, start, keycard, opened)
+    return _WALKS.get(
+        memo,
+        lambda: _walk_now(st, sources, allowed, outward=outward, start=start, keycard=keycard, opened=opened),
+    )
 
 
 def walk_key(st: HeistState) -> P.WalkKey:
-    """What the evaluation's walks depend on besides their ends: :func:`policy.walk_key` and the unknown
-    tiles (each costs one more to enter)."""
-    return (*P.walk_key(st), tuple([n for n, t in st.tiles.items() if t.unknown]))
+    """What the evaluation's walks depend on besides their ends: :func:`policy.walk_key`, the unknown
+    tiles (each costs one more to enter) and the tiles shut by a remote lock or keycard door."""
+    return (*P.walk_key(st), tuple([n for n, t in st.tiles.items() if t.unknown]), R.sealed_key(st))
 
 
 _WALKS: Memo[dict[str, int]] = Memo(2048)  # about 1.5 kB each
 
 
+def _shut_to(st: HeistState, n: str, keycard: bool, opened: frozenset[str]) -> bool:
+    """True when a walk may end on ``n`` but not go on from it: a remote lock, or a keycard door for a
+    walker without the keycard, whose opening is not in ``opened``."""
+    t = st.tiles.get(n)
+    if t is None or not t.marks or n in opened:
+        return False
+    return R.imprisoning(st, n) or (not keycard and "keycard_door" in t.marks)
+
+
 def _walk_now(
-    st: HeistState, sources: set[str], allowed: set[str] | None, *, outward: bool, start: int
+    st: HeistState,
+    sources: set[str],
+    allowed: set[str] | None,
+    *,
+    outward: bool,
+    start: int,
+    keycard: bool,
+    opened: frozenset[str],
 ) -> dict[str, int]:
     dist = {n: start for n in sources if R.alive(st, n) and (allowed is None or n in allowed)}
     heap = [(start, n) for n in sorted(dist)]
@@ -93,6 +121,8 @@ def _walk_now(
         d, cur = heapq.heappop(heap)
         if d > dist[cur]:
             continue
+        if (outward or cur not in sources) and _shut_to(st, cur, keycard, opened):
+            continue  # walked onto, not through (the sources of a walk toward them are its ends)
         for m in R.nbrs(st, cur):
             if allowed is not None and m not in allowed:
                 continue
@@ -107,9 +137,15 @@ class _Walks:
     """Each character's walking costs for one evaluation: from where it stands and to the nearest exit,
     over the tiles it may walk on (its planned tiles and the exits; anywhere once the escape is on)."""
 
-    def __init__(self, st: HeistState, outs: set[str] | None = None) -> None:
-        # ``outs``: where loot is carried to, if not the exits (The Final Score Part 1's documents: a hideout)
+    def __init__(
+        self, st: HeistState, outs: set[str] | None = None, opened: frozenset[str] = frozenset()
+    ) -> None:
+        # ``outs``: where loot is carried to, if not the exits (The Final Score Part 1's documents: a hideout);
+        # ``opened``: shut tiles walked through as if open (their opening counted apart)
         self.st = st
+        self.outs = outs
+        self.opened = opened
+        self._with: dict[frozenset[str], _Walks] = {opened: self}
         # Once the escape is called (or on), the crew only runs: nothing more is opened, cracked or freed.
         self.running = st.escape_called or st.phase == "escape"
         exits = R.exits(st)
@@ -127,15 +163,31 @@ class _Walks:
             # A guard on the character's own tile holds it there: one subdue each before its first step.
             held = 0 if A.can_leave(st, p) else R.guards(st, p.pos)
             self.held.append(held)
-            self.frm.append(_walk(st, {p.pos}, allowed, outward=True, start=held, key=key))
-            self.out_of.append(_walk(st, to, allowed, outward=False, key=key))
-        self.free_out = _walk(st, to, None, outward=False, key=key)
+            card = "keycard" in p.loot
+            self.frm.append(
+                _walk(st, {p.pos}, allowed, outward=True, start=held, key=key, keycard=card, opened=opened)
+            )
+            self.out_of.append(_walk(st, to, allowed, outward=False, key=key, keycard=card, opened=opened))
+        self.free_out = _walk(st, to, None, outward=False, key=key, opened=opened)
+
+    def with_opened(self, opened: frozenset[str]) -> _Walks:
+        """The same walks with the shut tiles ``opened`` walked through as if open."""
+        if opened not in self._with:
+            self._with[opened] = _Walks(self.st, self.outs, opened)
+        return self._with[opened]
 
     def carry(self, seat: str) -> int:
         """From where ``seat``'s character stands to the nearest exit."""
         i = self.by_seat.get(seat)
         pos = self.st.players[seat].pos
-        return FAR if i is None else min(FAR, self.held[i] + self.out_of[i].get(pos, FAR))
+        if i is None:
+            return FAR
+        if R.imprisoning(self.st, pos) and pos not in self.opened:
+            # shut in under a remote lock (a jailed character in its cell): its server first, then out
+            cost, opened = self.open_way({pos})
+            if pos in opened:
+                return cost + self.with_opened(opened).carry(seat)
+        return min(FAR, self.held[i] + self.out_of[i].get(pos, FAR))
 
     def npc_out(self, n: str) -> int:
         """From ``n`` to the nearest exit, anywhere (NPCs need no plan)."""
@@ -149,16 +201,24 @@ class _Walks:
                 best = min(best, frm.get(g, FAR))
         return best
 
+    def get_to(self, tiles: set[str]) -> int:
+        """Opening the way to ``tiles`` (:meth:`open`) and the nearest character's walk onto one of them."""
+        cost, opened = self.open_way(tiles)
+        return cost + self.with_opened(opened).reach(tiles)
+
     def fetch(self, tiles: set[str]) -> int:
         """Someone walks to one of ``tiles`` (opening it first: its server or keycard) and out again."""
         tiles = {n for n in tiles if R.alive(self.st, n)}
         if not tiles:
             return 2 * FAR
-        best = 2 * FAR
-        for frm, out in zip(self.frm, self.out_of, strict=True):
-            for n in tiles:
-                best = min(best, frm.get(n, FAR) + out.get(n, FAR))
-        return best + self.open(tiles)
+        best = 2 * FAR + UNPLANNED
+        for n in sorted(tiles):  # one of them, with only its own way opened
+            cost, opened = self.open_way({n})
+            w = self.with_opened(opened)
+            walk = min((frm.get(n, FAR) + out.get(n, FAR) for frm, out in zip(w.frm, w.out_of, strict=True)),
+                       default=2 * FAR)  # fmt: skip
+            best = min(best, min(2 * FAR, walk) + cost)
+        return best
 
     def fetch_each(self, tiles: dict[str, int], k: int) -> float:
         """The walks of ``k`` pieces of loot lying on ``tiles`` (tile -> pieces there) fetched and carried out,
@@ -167,9 +227,11 @@ class _Walks:
         live = {n: c for n, c in tiles.items() if R.alive(self.st, n)}
         if not live:
             return 2.0 * FAR * k
+        opening, opened = self.open_way(set(tiles))
+        w = self.with_opened(opened)
         pairs = sorted(
             (frm.get(n, FAR) + out.get(n, FAR), i, n)
-            for i, (frm, out) in enumerate(zip(self.frm, self.out_of, strict=True))
+            for i, (frm, out) in enumerate(zip(w.frm, w.out_of, strict=True))
             for n in live
         )
         total = 0.0
@@ -185,29 +247,42 @@ class _Walks:
             k -= 1
         for _ in range(k):
             left = [n for n, c in live.items() if c] or list(tiles)
-            total += min(2 * FAR, min(2 * self.free_out.get(n, FAR) for n in left))
-        return total + self.open(set(tiles))
+            total += min(2 * FAR, min(2 * w.free_out.get(n, FAR) for n in left))
+        return total + opening
 
     def open(self, tiles: set[str]) -> int:
-        """The walks that open ``tiles`` (:func:`policy.opener_needs`), each need on its own: to a server,
-        or to a keycard (or The Side Channel's USB key) and on with it to the doors (the guide); out of
-        reach once the crew is running."""
-        needs = P.opener_needs(self.st, tiles)
-        if needs and self.running:
-            return 2 * FAR
-        return sum(
-            NO_WAY if not places else self.reach(places) if not to else self.bring(places, to)
-            for places, to in needs
-        )
+        """The walks that open ``tiles`` (:meth:`open_way`)."""
+        return self.open_way(tiles)[0]
+
+    def open_way(self, tiles: set[str]) -> tuple[int, frozenset[str]]:
+        """The walks that open ``tiles`` and the shut tiles they open. Stage by stage from the outermost
+        (:func:`policy.opener_stages`), each need on its own: to a server, or to a keycard (or The Side
+        Channel's USB key) and on with it to the doors (the guide), walking through what the earlier
+        stages opened; a place no plan reaches that way costs :data:`UNPLANNED`. Out of reach once the crew
+        is running."""
+        stages = P.opener_stages(self.st, tiles)
+        if not stages:
+            return 0, frozenset()
+        if self.running:
+            return 2 * FAR, frozenset()
+        total = 0
+        opened = self.opened
+        for needs, opens in reversed(stages):
+            w = self.with_opened(opened)
+            for places, to in needs:
+                total += NO_WAY if not places else w.bring(places, to)
+            opened = opened | frozenset(opens)
+        return total, opened
 
     def bring(self, places: set[str], to: set[str]) -> int:
-        """From the nearest character inside to one of ``places``, and on from there to the nearest of ``to``
-        (over the board as it stands, anywhere: a planned way is the carrier's own affair)."""
-        onward = _walk(self.st, to, None, outward=False, key=self.key)
-        best = 2 * FAR
+        """From the nearest character inside to one of ``places`` (:data:`UNPLANNED` if none can), and on
+        from there to the nearest of ``to``, if any (over the board as it stands, anywhere: a planned way is
+        the carrier's own affair; keycard doors on the way are their own need)."""
+        onward = _walk(self.st, to, None, outward=False, key=self.key, keycard=True) if to else {}
+        best = UNPLANNED + (FAR if to else 0)
         for frm in self.frm:
             for n in places:
-                best = min(best, frm.get(n, FAR) + onward.get(n, FAR))
+                best = min(best, frm.get(n, UNPLANNED) + (onward.get(n, FAR) if to else 0))
         return best
 
 
@@ -262,7 +337,7 @@ def job_steps(st: HeistState) -> tuple[float, int]:
         if "safe_open" not in st.flags:
             tiles = {n for n, t in st.tiles.items() if "safe" in t.marks and R.alive(st, n)}
             left = (safe.cracks if safe is not None else 1) - st.safe
-            steps += 2 * FAR if w.running else w.reach(tiles) + w.open(tiles) + 3 * max(0, left)
+            steps += 2 * FAR if w.running else w.get_to(tiles) + 3 * max(0, left)
     if o.npc_escapes:
         parts += 1
         if not any(n.status == "escaped" for n in st.npcs):
@@ -270,9 +345,12 @@ def job_steps(st: HeistState) -> tuple[float, int]:
             for n in st.npcs:
                 if n.status != "in":
                     continue
-                cost = float(w.npc_out(n.pos))
-                if not n.active:
-                    cost += 2 * FAR if w.running else w.reach({n.pos}) + w.open({n.pos})
+                if w.running:
+                    cost = float(w.npc_out(n.pos) + (0 if n.active else 2 * FAR))
+                else:  # the way to it opened (a prisoner under a remote lock: its server), freed, and out
+                    opening, opened = w.open_way({n.pos})
+                    freed = w.with_opened(opened)
+                    cost = float(opening + freed.npc_out(n.pos) + (0 if n.active else freed.reach({n.pos})))
                 best = min(best, cost)
             steps += best
     if o.characters_escape:
