@@ -138,7 +138,11 @@ class _Walks:
     over the tiles it may walk on (its planned tiles and the exits; anywhere once the escape is on)."""
 
     def __init__(
-        self, st: HeistState, outs: set[str] | None = None, opened: frozenset[str] = frozenset()
+        self,
+        st: HeistState,
+        outs: set[str] | None = None,
+        opened: frozenset[str] = frozenset(),
+        key: P.WalkKey | None = None,
     ) -> None:
         # ``outs``: where loot is carried to, if not the exits (The Final Score Part 1's documents: a hideout);
         # ``opened``: shut tiles walked through as if open (their opening counted apart)
@@ -146,11 +150,12 @@ class _Walks:
         self.outs = outs
         self.opened = opened
         self._with: dict[frozenset[str], _Walks] = {opened: self}
+        self._ways: dict[frozenset[str], tuple[int, frozenset[str]]] = {}
         # Once the escape is called (or on), the crew only runs: nothing more is opened, cracked or freed.
         self.running = st.escape_called or st.phase == "escape"
         exits = R.exits(st)
         to = exits if outs is None else outs
-        self.key = key = walk_key(st)
+        self.key = key = key or walk_key(st)
         self.frm: list[dict[str, int]] = []
         self.out_of: list[dict[str, int]] = []
         self.by_seat: dict[str, int] = {}
@@ -173,7 +178,7 @@ class _Walks:
     def with_opened(self, opened: frozenset[str]) -> _Walks:
         """The same walks with the shut tiles ``opened`` walked through as if open."""
         if opened not in self._with:
-            self._with[opened] = _Walks(self.st, self.outs, opened)
+            self._with[opened] = _Walks(self.st, self.outs, opened, self.key)
         return self._with[opened]
 
     def carry(self, seat: str) -> int:
@@ -260,6 +265,12 @@ class _Walks:
         Channel's USB key) and on with it to the doors (the guide), walking through what the earlier
         stages opened; a place no plan reaches that way costs :data:`UNPLANNED`. Out of reach once the crew
         is running."""
+        asked = frozenset(tiles)
+        if asked not in self._ways:
+            self._ways[asked] = self._open_way(tiles)
+        return self._ways[asked]
+
+    def _open_way(self, tiles: set[str]) -> tuple[int, frozenset[str]]:
         stages = P.opener_stages(self.st, tiles)
         if not stages:
             return 0, frozenset()
