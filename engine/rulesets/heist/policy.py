@@ -224,12 +224,6 @@ def opener_steps(st: HeistState, tiles: set[str]) -> list[set[str]]:
     return levels
 
 
-def opener_needs(st: HeistState, tiles: set[str]) -> list[tuple[set[str], set[str]]]:
-    """What must happen, each on its own, so that ``tiles`` can be entered (:func:`opener_stages`, every
-    stage's needs, innermost first). Raises nothing."""
-    return [need for needs, _opens in opener_stages(st, tiles) for need in needs]
-
-
 def opener_stages(st: HeistState, tiles: set[str]) -> list[tuple[list[tuple[set[str], set[str]]], set[str]]]:
     """What must happen so that ``tiles`` can be entered, in stages, innermost first as in
     :func:`opener_steps`: each stage's needs and the shut tiles (remote locks, keycard doors) they open. A need

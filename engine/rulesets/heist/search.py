@@ -74,7 +74,7 @@ def _walk(
     ``start`` at the sources. ``outward``: from the sources to every tile; else from every tile to the
     nearest source. A tile a remote lock or keycard door shuts may be walked onto but never through, and
     nobody leaves a remote-locked tile, unless it is in ``opened`` (its opening is paid for elsewhere:
-    :meth:`_Walks.open`) or, for a keycard door, the walker carries the keycard (``keycard``).
+    :meth:`_Walks.open_way`) or, for a keycard door, the walker carries the keycard (``keycard``).
 
     Memoised on what the costs depend on (the board as it stands, the hazards, the unknown tiles, the shut
     tiles and the arguments): the evaluation asks the same walks in playout after playout. Shared: do not
@@ -254,10 +254,6 @@ class _Walks:
             left = [n for n, c in live.items() if c] or list(tiles)
             total += min(2 * FAR, min(2 * w.free_out.get(n, FAR) for n in left))
         return total + opening
-
-    def open(self, tiles: set[str]) -> int:
-        """The walks that open ``tiles`` (:meth:`open_way`)."""
-        return self.open_way(tiles)[0]
 
     def open_way(self, tiles: set[str]) -> tuple[int, frozenset[str]]:
         """The walks that open ``tiles`` and the shut tiles they open. Stage by stage from the outermost
