@@ -39,10 +39,10 @@ def test_the_nearest_character_takes_each_place() -> None:
     assert goals["p1"] == {"i1"}
 
 
-def planned_by_the_policy(heist: str, played: list[str] | None = None) -> Game:
+def planned_by_the_policy(heist: str, played: list[str] | None = None, seed: int = 1) -> Game:
     """A heist for a crew of four (every seat the game's) whose planning the easy policy has played;
     ``played`` gains the planning commands."""
-    game = game_for(heist, dict.fromkeys(SEATS4))
+    game = game_for(heist, dict.fromkeys(SEATS4), seed=seed)
     while state(game).phase == "plan":
         seat = game.next_bot_seat()
         assert seat is not None
@@ -534,3 +534,17 @@ def test_the_search_counts_a_crewmate_left_on_a_gate_once_the_escape_is_called_a
     safe = S.crew_score(st)
     st.players["p1"].pos = "e4"
     assert S.crew_score(st) < safe
+
+
+def test_someone_plans_the_way_to_the_objective_however_near_the_ways_in_are() -> None:
+    # The Hospitality Job: the hostage waits at i4 behind keycard door h4, and the keycard is in the security
+    # bag. Dealt nearest first, the search for it (the unknown tiles near the entrances) took all four
+    # characters, nobody's plan reached the hostage, and no crew could ever take it out.
+    for seed in (1, 2, 3):
+        game = planned_by_the_policy("the_hospitality_job", [], seed=seed)
+        st = state(game)
+        hostage = st.npcs[0]
+        assert hostage.kind == "hostage" and hostage.pos == "i4"
+        planners = [p.nickname for p in st.players.values() if "i4" in P.plan_reach(st, p)]
+        assert planners, seed
+        assert any("h4" in p.plans for p in st.players.values())  # the door on the way

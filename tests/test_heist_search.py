@@ -451,3 +451,24 @@ def test_a_plan_whose_way_in_runs_through_its_own_locks_scores_below_one_that_wo
     })  # fmt: skip
     assert S.job_steps(deadlock)[0] > S.job_steps(working)[0]
     assert S.crew_score(deadlock) < S.crew_score(working)
+
+
+def test_the_walk_to_a_hostage_far_behind_a_keycard_door_counts_every_step() -> None:
+    # The Hospitality Job: the hostage at i4, behind keycard door h4, the keycard still in the bag. The
+    # count of the work was capped at 32 steps for an NPC, so at the start (40 steps by the walks) the score
+    # stood still while the crew closed in, and hard crews ended their heists with 31-32 steps left.
+    game = new_game("heist", scenario="the_hospitality_job", seats=dict.fromkeys(SEATS4), seed=1)
+    while game.state.phase != "action":
+        seat = game.next_bot_seat()
+        assert seat is not None
+        game.apply(seat, game.bot_command(seat, level="easy").text)
+    st = state(game)
+    steps, _parts = S.job_steps(st)
+    assert steps > 2 * S.FAR
+    base = S.crew_score(st)
+    walker = next(p for p in st.players.values() if "i4" in P.plan_reach(st, p))
+    ahead = P.plan_distances(st, walker, {"i4"})
+    step = min((n for n in R.nbrs(st, walker.pos) if n in ahead), key=lambda n: ahead[n])
+    walker.pos = step
+    assert S.job_steps(st)[0] < steps
+    assert S.crew_score(st) > base

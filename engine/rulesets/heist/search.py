@@ -348,7 +348,9 @@ def job_steps(st: HeistState) -> tuple[float, int]:
     if o.npc_escapes:
         parts += 1
         if not any(n.status == "escaped" for n in st.npcs):
-            best = 2.0 * FAR
+            # No cap at 2 × FAR: a hostage behind a keycard door still to be found cost 40 steps at the
+            # start of The Hospitality Job, so the capped count stood still while the crew closed in.
+            costs = [2.0 * FAR]
             for n in st.npcs:
                 if n.status != "in":
                     continue
@@ -358,8 +360,8 @@ def job_steps(st: HeistState) -> tuple[float, int]:
                     opening, opened = w.open_way({n.pos})
                     freed = w.with_opened(opened)
                     cost = float(opening + freed.npc_out(n.pos) + (0 if n.active else freed.reach({n.pos})))
-                best = min(best, cost)
-            steps += best
+                costs.append(cost)
+            steps += min(costs[1:] or costs)
     if o.characters_escape:
         parts += 1
         if sum(p.status == "escaped" and R.counts_for_breakout(st, p) for p in st.players.values()) < 1:
