@@ -548,3 +548,16 @@ def test_someone_plans_the_way_to_the_objective_however_near_the_ways_in_are() -
         planners = [p.nickname for p in st.players.values() if "i4" in P.plan_reach(st, p)]
         assert planners, seed
         assert any("h4" in p.plans for p in st.players.values())  # the door on the way
+
+
+def test_the_tools_a_safe_needs_are_fetched_and_planned_on_to_the_safe() -> None:
+    # The Proving Grounds: the documents are in the safe at e1, which only 🧩 cracks, and the Plasma Torch
+    # lies at d8. Every character was dealt the safe and nobody's plan went by the torch: no crew could crack
+    # it.
+    for seed in (1, 2, 3):
+        st = state(planned_by_the_policy("the_proving_grounds", [], seed=seed))
+        assert "item:plasma_torch" in st.tiles["d8"].loot
+        fetchers = [p for p in st.players.values() if "d8" in p.plans]
+        assert fetchers, seed
+        p = fetchers[0]
+        assert "e1" in p.plans[p.plans.index("d8") :], p.plans  # on to the safe with it

@@ -472,3 +472,24 @@ def test_the_walk_to_a_hostage_far_behind_a_keycard_door_counts_every_step() -> 
     walker.pos = step
     assert S.job_steps(st)[0] < steps
     assert S.crew_score(st) > base
+
+
+def test_the_safe_counts_its_tools_fetched_then_carried_to_it() -> None:
+    # The Proving Grounds: only the Plasma Torch (d8) cracks the safe (e1). The count of the work walked the
+    # nearest character to the safe, torch or none, so picking the torch up scored nothing.
+    game = new_game("heist", scenario="the_proving_grounds", seats=dict.fromkeys(SEATS4), seed=1)
+    while game.state.phase != "action":
+        seat = game.next_bot_seat()
+        assert seat is not None
+        game.apply(seat, game.bot_command(seat, level="easy").text)
+    st = state(game)
+    fetcher = next(p for p in st.players.values() if "d8" in p.plans)
+    before = S.job_steps(st)[0]
+    fetcher.pos = "d8"  # at the torch: nearer the job only by the steps there
+    at_torch = S.job_steps(st)[0]
+    assert at_torch < before
+    st.tiles["d8"].loot.remove("item:plasma_torch")
+    fetcher.items.append("plasma_torch")
+    assert S.job_steps(st)[0] <= at_torch  # picking it up is no more work
+    fetcher.items.remove("plasma_torch")  # the torch lost: the safe is out of reach
+    assert S.job_steps(st)[0] >= S.NO_WAY

@@ -160,7 +160,27 @@ def tools_needed(st: HeistState) -> bool:
         return False
     if any(set(R.SAFE_TOOLS) & set(q.items) for q in st.players.values()):
         return False
-    return not any(f"item:{i}" in t.loot for t in st.tiles.values() for i in R.SAFE_TOOLS)
+    return not any(_holds_tools(t.loot) for t in st.tiles.values())
+
+
+def tool_places(st: HeistState) -> set[str]:
+    """Where to fetch the tools the objective's safe opens to (only 🧩 cracks it) while it is shut and
+    nobody inside carries any: the tiles where a Safecracking Tools or Plasma Torch card lies (The Proving
+    Grounds' torch at d8); empty otherwise."""
+    if not R.heist(st).objective.safe or "safe_open" in st.flags:
+        return set()
+    if any(set(R.SAFE_TOOLS) & set(q.items) for q in R.in_play(st)):
+        return set()
+    return {n for n, t in st.tiles.items() if R.alive(st, n) and _holds_tools(t.loot)}
+
+
+def _holds_tools(loot: list[str]) -> bool:
+    return any(f"item:{i}" in loot for i in R.SAFE_TOOLS)
+
+
+def safe_tiles(st: HeistState) -> set[str]:
+    """The safe's tile while it stands on the board."""
+    return {n for n, t in st.tiles.items() if "safe" in t.marks and R.alive(st, n)}
 
 
 def _opened_by(st: HeistState, tiles: set[str]) -> set[str]:
@@ -361,7 +381,7 @@ def crew_targets(st: HeistState) -> tuple[set[str], set[str]]:
         if R.alive(st, n) and (set(t.loot) & need or ("cash" in need and t.cash))
     }
     if R.heist(st).objective.safe:
-        targets |= {n for n, t in st.tiles.items() if "safe" in t.marks and R.alive(st, n)}
+        targets |= safe_tiles(st)
     for npc in st.npcs:
         if npc.status != "in":
             continue
@@ -377,7 +397,7 @@ def crew_targets(st: HeistState) -> tuple[set[str], set[str]]:
             targets |= {n for n, t in st.tiles.items() if servers & set(t.marks) and R.alive(st, n)}
         else:
             targets.add(npc.pos)
-    return targets, openers(st, targets) - targets
+    return targets, (openers(st, targets) | tool_places(st)) - targets
 
 
 def crew_goals(st: HeistState) -> dict[str, set[str]]:
@@ -444,6 +464,8 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
         wanted_next = {what: door_sides(st, objective) if what == "keycard" else usb_meeting(st)
                        for what in set(lying.values())}  # fmt: skip
         needs = {n: wanted_next[what] for n, what in lying.items() if wanted_next[what]}
+        # the safe's tools go on to the safe (The Proving Grounds' torch)
+        needs |= {n: safe_tiles(st) for n in tool_places(st) & places}
 
     def cost(p: Player, n: str) -> int:
         board = table[p.pos or "", n]
@@ -497,6 +519,8 @@ def route(st: HeistState, p: Player, start: str) -> list[str]:
         legs.append(door_sides(st))
     if any("usb" in st.tiles[n].loot for n in goal if n in st.tiles):
         legs.append(usb_meeting(st))  # The Side Channel: on to the guide with the key
+    if goal & tool_places(st):
+        legs.append(safe_tiles(st))  # on to the safe with its tools
     for leg in [*legs, R.exits(st)]:
         if not leg:
             continue

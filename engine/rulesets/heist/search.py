@@ -206,10 +206,19 @@ class _Walks:
                 best = min(best, frm.get(g, FAR))
         return best
 
-    def get_to(self, tiles: set[str]) -> int:
-        """Opening the way to ``tiles`` (:meth:`open`) and the nearest character's walk onto one of them."""
-        cost, opened = self.open_way(tiles)
-        return cost + self.with_opened(opened).reach(tiles)
+    def crack(self, safes: set[str]) -> int:
+        """Getting the safe's tools onto the safe (:data:`R.SAFE_TOOLS`: only they crack it): a carrier's
+        walk there, or the nearest character's to where they lie and on to the safe (:data:`NO_WAY` with
+        none left anywhere), after opening the way to it."""
+        cost, opened = self.open_way(safes)
+        w = self.with_opened(opened)
+        carriers = [
+            w.frm[i] for s, i in w.by_seat.items() if set(R.SAFE_TOOLS) & set(self.st.players[s].items)
+        ]
+        if carriers:
+            return cost + min(min((frm.get(n, FAR) for n in safes), default=FAR) for frm in carriers)
+        lying = P.tool_places(self.st)
+        return cost + (w.bring(lying, safes) if lying else NO_WAY)
 
     def fetch(self, tiles: set[str]) -> int:
         """Someone walks to one of ``tiles`` (opening it first: its server or keycard) and out again."""
@@ -342,9 +351,9 @@ def job_steps(st: HeistState) -> tuple[float, int]:
         parts += 1
         safe = R.heist(st).safe
         if "safe_open" not in st.flags:
-            tiles = {n for n, t in st.tiles.items() if "safe" in t.marks and R.alive(st, n)}
+            tiles = P.safe_tiles(st)
             left = (safe.cracks if safe is not None else 1) - st.safe
-            steps += 2 * FAR if w.running else w.get_to(tiles) + 3 * max(0, left)
+            steps += 2 * FAR if w.running else w.crack(tiles) + 3 * max(0, left)
     if o.npc_escapes:
         parts += 1
         if not any(n.status == "escaped" for n in st.npcs):
