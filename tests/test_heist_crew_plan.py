@@ -561,3 +561,20 @@ def test_the_tools_a_safe_needs_are_fetched_and_planned_on_to_the_safe() -> None
         assert fetchers, seed
         p = fetchers[0]
         assert "e1" in p.plans[p.plans.index("d8") :], p.plans  # on to the safe with it
+
+
+def test_each_character_is_dealt_a_place_its_planning_memory_reaches() -> None:
+    # The Greedy Prisoner, the bench's level-2 crew: jewels at d4, f2 and f5, server c2 frees the prisoner.
+    # Dealt from whichever entrance suited them, the characters still to plan took d4, the one place Tiny
+    # Mike's 7 tokens reach from a9; he was dealt server c2, 8 tiles in, and his plan stopped a tile short.
+    record = K.levelled_crew(2)
+    for seed in (30000, 30001):
+        game = new_game("heist", scenario="the_greedy_prisoner", seed=seed, seats=dict.fromkeys(SEATS4),
+                        options={"campaign": {"*": record}})  # fmt: skip
+        while state(game).phase == "plan":
+            seat = game.next_bot_seat()
+            assert seat is not None
+            game.apply(seat, game.bot_command(seat))
+        st = state(game)
+        reached = {n for p in st.players.values() for n in P.plan_reach(st, p)}
+        assert {"c2", "d4", "f2", "f5"} <= reached, seed  # the server and every jewel

@@ -12,6 +12,7 @@ from functools import partial
 
 from engine.core import Command
 from engine.memo import Memo
+from engine.rulesets.heist import actions as A
 from engine.rulesets.heist import npcs as N
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.state import HeistState, Npc, Player
@@ -76,6 +77,25 @@ def distances(
 _DISTANCES: Memo[dict[str, int]] = Memo(2048)
 _WALKS: Memo[dict[str, int]] = Memo(2048)
 _SHUT: Memo[set[str]] = Memo(2048)
+_STEPS: Memo[dict[str, int]] = Memo(256)
+
+
+def steps_from(st: HeistState, sources: frozenset[str]) -> dict[str, int]:
+    """Plain steps (hazards aside) from the nearest of ``sources`` to every tile on the board as it stands:
+    the planning tokens a walk there takes, a token per tile entered. Memoised (shared: do not change it)."""
+    return _STEPS.get((R.board_key(st), sources), lambda: _steps_walk(st, sources))
+
+
+def _steps_walk(st: HeistState, sources: frozenset[str]) -> dict[str, int]:
+    steps = {n: 0 for n in sources}
+    queue = deque(sorted(sources))
+    while queue:
+        cur = queue.popleft()
+        for m in R.nbrs(st, cur):
+            if m not in steps and R.alive(st, m):
+                steps[m] = steps[cur] + 1
+                queue.append(m)
+    return steps
 
 
 def walk_costs(
@@ -449,10 +469,12 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
     # the walk over it, and any other place the whole board's walk plus a penalty: dealt by the board
     # alone, places swapped between characters as they moved, and each walked to the tile of its plan
     # nearest its new place and back.
+    planning = st.phase == "plan"
+    # (in planning too for a character whose plan is finished: it is as fixed as under way)
     by_plan = {
         p.seat: walk_costs(st, {p.pos}, set(p.plans) | outs, key=key)
         for p in free
-        if p.pos and st.phase != "plan"
+        if p.pos and (p.ready or not planning)
     }
 
     # A keycard or USB key lying on a place goes on to where it is needed: the place is dealt, like one off
@@ -467,16 +489,30 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
         # the safe's tools go on to the safe (The Proving Grounds' torch)
         needs |= {n: safe_tiles(st) for n in tool_places(st) & places}
 
+    tokens = {src: steps_from(st, frozenset({src} if src else outs)) for src in sources} if planning else {}
+
     def cost(p: Player, n: str) -> int:
         board = table[p.pos or "", n]
         walks = by_plan.get(p.seat)
         if walks is None:
-            return board
+            # In planning, a place further than the character's planning memory reaches (a token per tile
+            # on the way) is all but out of reach: in The Greedy Prisoner Tiny Mike (7 tokens) was dealt
+            # server c2, 8 tiles in, and planned a way that stopped one tile short.
+            short = tokens[p.pos or ""].get(n, far) - A.plan_limit(st, p) if planning else 0
+            return board + (far // 10 + short if short > 0 else 0)
         need = needs.get(n)
         off_plan = need is not None and not carries_on(p, n, need)
         return walks.get(n, board + far // 10) + (far // 10 if off_plan else 0)
 
-    pairs = sorted((cost(p, n), i, n) for i, p in enumerate(free) for n in places)
+    # In planning the crew deals in turn: finished plans keep their places, then the character planning now
+    # takes the best of the rest, then the others (dealt from whichever entrance suits them, which would
+    # otherwise take from the one planning now the one place its planning memory reaches).
+    now = next((p.seat for p in free if not p.ready), None) if planning else None
+
+    def turn(p: Player) -> int:
+        return 0 if not planning or p.ready else 1 if p.seat == now else 2
+
+    pairs = sorted((turn(p), cost(p, n), i, n) for i, p in enumerate(free) for n in places)
     taken: set[str] = set()
     # The safe opens only to its tools: whoever carries them takes it (the one nearest, if several do).
     safes = sorted(n for n in places if "safe" in st.tiles[n].marks)
@@ -485,7 +521,7 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
         _c, i, n = min((cost(free[i], n), i, n) for i in holders for n in safes)
         goals[free[i].seat] = {n}
         taken.add(n)
-    for _c, i, n in pairs:
+    for _t, _c, i, n in pairs:
         seat = free[i].seat
         if seat in goals or n in taken:
             continue
