@@ -527,16 +527,14 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
             continue
         goals[seat] = {n}
         taken.add(n)
-    if st.phase == "plan" and objective and not objective & taken:
-        # Plans are fixed once the heist starts, so someone must plan the way to the objective itself even
-        # while the ways in are nearer: in The Hospitality Job the keycard's search (the unknown tiles near
-        # the entrances) took all four characters and nobody's plan reached the hostage behind its door.
-        # The first character still planning takes it, unless a finished plan already reaches it.
-        planned = any(objective & set(plan_reach(st, p)) for p in free if p.ready and p.pos)
-        planning = [p for p in free if not p.ready]
-        if not planned and planning:
-            p = planning[0]
-            goals[p.seat] = {min(sorted(objective), key=lambda n: cost(p, n))}
+    # Plans are fixed once the heist starts, so someone must plan the way to the objective itself even while
+    # the ways in are nearer: in The Hospitality Job the keycard's search (the unknown tiles near the
+    # entrances) took all four characters and nobody's plan reached the hostage behind its door. The
+    # character planning now takes it, unless a finished plan already reaches it.
+    planned = now is None or any(objective & set(plan_reach(st, p)) for p in free if p.ready and p.pos)
+    if now is not None and objective and not objective & taken and not planned:
+        p = st.players[now]
+        goals[now] = {min(sorted(objective), key=lambda n: cost(p, n))}
     for p in free:
         if p.seat not in goals:
             goals[p.seat] = {min(sorted(targets), key=lambda n: cost(p, n))}
