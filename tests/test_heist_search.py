@@ -493,3 +493,27 @@ def test_the_safe_counts_its_tools_fetched_then_carried_to_it() -> None:
     assert S.job_steps(st)[0] <= at_torch  # picking it up is no more work
     fetcher.items.remove("plasma_torch")  # the torch lost: the safe is out of reach
     assert S.job_steps(st)[0] >= S.NO_WAY
+
+
+def test_a_gate_the_next_cards_shut_is_walked_round_and_not_stood_on() -> None:
+    # The Proving Grounds: gate A (f3) is on the short way from e4 up to the safe's corridor (e2). Its
+    # crisis, Shut the Gate!! (C3), is the deck's eighth card; three cards ahead it counts as shut already.
+    game = new_game("heist", scenario="the_proving_grounds", seats=dict.fromkeys(SEATS4), seed=1)
+    while game.state.phase != "action":
+        seat = game.next_bot_seat()
+        assert seat is not None
+        game.apply(seat, game.bot_command(seat, level="easy").text)
+    st = state(game)
+    assert st.deck.index("C3") >= S.GATE_NOTICE and S.gates_shutting(st) == ()
+    p = next(iter(st.players.values()))
+    p.plans = [*p.plans, "e4", "f3", "e2", "d2", "c3", "b4", "c4", "e5"]
+    p.pos = "e4"
+    far_off = S._Walks(st).reach({"e2"})
+    p.pos = "f3"
+    on_gate_far_off = S.crew_score(st)
+    st.deck.remove("C3")
+    st.deck.insert(1, "C3")
+    assert S.gates_shutting(st) == ("f3",)
+    assert S.crew_score(st) < on_gate_far_off  # standing on it now is as good as busted
+    p.pos = "e4"
+    assert S._Walks(st).reach({"e2"}) > far_off  # the way round, by gate B

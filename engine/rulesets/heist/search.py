@@ -89,8 +89,33 @@ def _walk(
 
 def walk_key(st: HeistState) -> P.WalkKey:
     """What the evaluation's walks depend on besides their ends: :func:`policy.walk_key`, the unknown
-    tiles (each costs one more to enter) and the tiles shut by a remote lock or keycard door."""
-    return (*P.walk_key(st), tuple([n for n, t in st.tiles.items() if t.unknown]), R.sealed_key(st))
+    tiles (each costs one more to enter), the tiles shut by a remote lock or keycard door and the lockdown
+    gates about to shut (:func:`gates_shutting`)."""
+    unknown = tuple([n for n, t in st.tiles.items() if t.unknown])
+    return (*P.walk_key(st), unknown, R.sealed_key(st), gates_shutting(st))
+
+
+GATE_NOTICE = 3  # cards ahead (beyond those the noise already owes) within which a gate counts as shut
+
+
+def gates_shutting(st: HeistState) -> tuple[str, ...]:
+    """The lockdown gates still standing that the next cards of the public event deck will shut (those
+    within :data:`GATE_NOTICE` of the top, past the cards the unfinished actions' noise throws away), in the
+    order they shut. The evaluation's walks do not enter them: a crewmate already through by then is
+    through, one still on the near side must go round (The Proving Grounds shuts gate A at its eighth card
+    and gate B at its thirteenth, on the ways to the safe). An event card counts though an alert may yet
+    throw it away unread; a crisis always happens."""
+    shut = 0
+    for card in st.deck[: GATE_NOTICE + alerts_due(st)]:
+        for effect in R.C().events[card].effects:
+            if effect.op == "gates":
+                shut = len(R.GATES) if effect.n == 0 else shut + effect.n
+    if not shut:
+        return ()
+    standing = [
+        n for g in R.GATES for n in sorted(st.tiles) if g in st.tiles[n].marks and n not in st.removed
+    ]
+    return tuple(standing[:shut])
 
 
 _WALKS: Memo[dict[str, int]] = Memo(2048)  # about 1.5 kB each
@@ -117,6 +142,7 @@ def _walk_now(
 ) -> dict[str, int]:
     dist = {n: start for n in sources if R.alive(st, n) and (allowed is None or n in allowed)}
     heap = [(start, n) for n in sorted(dist)]
+    shutting = gates_shutting(st)
     while heap:
         d, cur = heapq.heappop(heap)
         if d > dist[cur]:
@@ -124,7 +150,7 @@ def _walk_now(
         if (outward or cur not in sources) and _shut_to(st, cur, keycard, opened):
             continue  # walked onto, not through (the sources of a walk toward them are its ends)
         for m in R.nbrs(st, cur):
-            if allowed is not None and m not in allowed:
+            if (allowed is not None and m not in allowed) or m in shutting:
                 continue
             nd = d + (_cost(st, m) if outward else (_cost(st, cur) if d else 1))
             if nd < dist.get(m, nd + 1):
@@ -428,10 +454,12 @@ def crew_score(st: HeistState) -> float:
     work = work_left_score(steps)
     crew = list(st.players.values())
     busted = float(sum(p.status == "busted" for p in crew))
-    if (
-        st.escape_called
-    ):  # every gate left shuts when the escape starts (ruling 47): who stands on one is lost
-        busted += sum(1.0 if p.done else 0.5 for p in R.in_play(st) if p.pos and R.on_gate(st, p.pos))
+    # Every gate left shuts when the escape starts (ruling 47), and a card about to shut one is in sight
+    # (:func:`gates_shutting`): who stands on one then is lost.
+    shutting = set(gates_shutting(st))
+    for p in R.in_play(st):
+        if p.pos and (p.pos in shutting or (st.escape_called and R.on_gate(st, p.pos))):
+            busted += 1.0 if p.done else 0.5
     busted /= max(1, len(crew))
     total = max(1, len(st.deck) + len(st.discard))
     time_left = max(0.0, len(st.deck) - cards_owed(st)) / total
