@@ -105,6 +105,8 @@ def gates_shutting(st: HeistState) -> tuple[str, ...]:
     through, one still on the near side must go round (The Proving Grounds shuts gate A at its eighth card
     and gate B at its thirteenth, on the ways to the safe). An event card counts though an alert may yet
     throw it away unread; a crisis always happens."""
+    if "lockdown_gates" not in R.heist(st).modules:
+        return ()
     shut = 0
     for card in st.deck[: GATE_NOTICE + alerts_due(st)]:
         for effect in R.C().events[card].effects:
