@@ -517,3 +517,22 @@ def test_a_gate_the_next_cards_shut_is_walked_round_and_not_stood_on() -> None:
     assert S.crew_score(st) < on_gate_far_off  # standing on it now is as good as busted
     p.pos = "e4"
     assert S._Walks(st).reach({"e2"}) > far_off  # the way round, by gate B
+
+
+def test_a_prisoner_freed_by_its_server_needs_nobody_at_its_side() -> None:
+    # The Greedy Prisoner: standing on server X (c2 or i2) opens remote lock X over the prisoner at e2, who
+    # then goes free and walks out on her own. The count added a character's walk to her (16 steps), so the
+    # search was paid for walking crewmates over to a tile nobody needs to reach.
+    game = new_game("heist", scenario="the_greedy_prisoner", seats=dict.fromkeys(SEATS4), seed=1)
+    while game.state.phase != "action":
+        seat = game.next_bot_seat()
+        assert seat is not None
+        game.apply(seat, game.bot_command(seat, level="easy").text)
+    st = state(game)
+    st.hauled["jewel"] = 2  # the jewels out: only the prisoner is left to the job
+    prisoner = st.npcs[0]
+    assert prisoner.kind == "prisoner" and prisoner.pos == "e2" and not prisoner.active
+    w = S._Walks(st)
+    opening, opened = w.open_way({"e2"})
+    assert opening > 0 and "e2" in opened
+    assert S.job_steps(st)[0] == opening + w.with_opened(opened).npc_out("e2")

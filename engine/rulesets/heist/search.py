@@ -385,6 +385,7 @@ def job_steps(st: HeistState) -> tuple[float, int]:
     if o.npc_escapes:
         parts += 1
         if not any(n.status == "escaped" for n in st.npcs):
+            moving = any(r.id == "moving_target" for r in R.heist(st).rules)
             # No cap at 2 × FAR: a hostage behind a keycard door still to be found cost 40 steps at the
             # start of The Hospitality Job, so the capped count stood still while the crew closed in.
             costs = [2.0 * FAR]
@@ -396,7 +397,11 @@ def job_steps(st: HeistState) -> tuple[float, int]:
                 else:  # the way to it opened (a prisoner under a remote lock: its server), freed, and out
                     opening, opened = w.open_way({n.pos})
                     freed = w.with_opened(opened)
-                    cost = float(opening + freed.npc_out(n.pos) + (0 if n.active else freed.reach({n.pos})))
+                    # A hostage is taken on its tile; a prisoner goes free once nothing holds it (its
+                    # server stood on, the guard on its tile subdued), unless guards lead it (The Safehouse
+                    # Rescue): someone must reach her.
+                    visit = not n.active and (n.kind != "prisoner" or R.guards(st, n.pos) > 0 or moving)
+                    cost = float(opening + freed.npc_out(n.pos) + (freed.reach({n.pos}) if visit else 0))
                 costs.append(cost)
             steps += min(costs[1:] or costs)
     if o.characters_escape:
