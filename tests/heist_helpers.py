@@ -89,3 +89,13 @@ def started(heist: str = "the_inclusion_job", *, dice: list[int] | None = None,
     positions = pos or {s: outs[i % len(outs)] for i, s in enumerate(st.seats)}
     skip_planning(game, positions, plans)
     return game, st
+
+
+def planned_by_the_game(heist: str, seed: int = 1) -> HeistState:
+    """A heist for four game-played seats whose planning the easy policy has played: round 1's state."""
+    game = new_game("heist", scenario=heist, seats=dict.fromkeys(SEATS4), seed=seed)
+    while game.state.phase != "action":
+        seat = game.next_bot_seat()
+        assert seat is not None
+        game.apply(seat, game.bot_command(seat, level="easy").text)
+    return state(game)

@@ -960,7 +960,7 @@ def test_safehouse_prisoner_and_her_guards_head_for_the_van() -> None:
     npc = st.npcs[0]
 
     def steps(a: str) -> int:
-        return E._steps_to(st, {van})[a]
+        return R.steps_to(st, {van})[a]
 
     before_npc = steps(npc.pos)
     before_guards = sorted(steps(f.split(":", 1)[1]) for f in st.flags if f.startswith("ambush_at:"))

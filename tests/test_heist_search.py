@@ -14,7 +14,7 @@ from engine.rulesets.heist import policy as P
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist import search as S
 from engine.rulesets.heist.state import Chit, HeistState
-from tests.heist_helpers import SEATS4, game_for, put, skip_planning, started, state
+from tests.heist_helpers import SEATS4, game_for, planned_by_the_game, put, skip_planning, started, state
 
 # The Dark Horse Job: the documents lie on i1 behind remote lock Y; server Y (f4) lies behind remote lock X
 # (e4), whose server is f1. Exits b1, c7, i7.
@@ -380,12 +380,7 @@ def test_the_usb_key_counts_its_walk_on_to_the_guide() -> None:
 
 def test_progress_counts_on_jobs_longer_than_sixty_steps() -> None:
     # The Marathon Job starts some 85 steps of work away: every step toward it must still raise the score.
-    game = new_game("heist", scenario="the_marathon_job", seats=dict.fromkeys(SEATS4), seed=1)
-    while game.state.phase != "action":
-        seat = game.next_bot_seat()
-        assert seat is not None
-        game.apply(seat, game.bot_command(seat, level="easy").text)
-    st = state(game)
+    st = planned_by_the_game("the_marathon_job")
     steps, _parts = S.job_steps(st)
     assert steps > 60
     base = S.crew_score(st)
@@ -457,12 +452,7 @@ def test_the_walk_to_a_hostage_far_behind_a_keycard_door_counts_every_step() -> 
     # The Hospitality Job: the hostage at i4, behind keycard door h4, the keycard still in the bag. The
     # count of the work was capped at 32 steps for an NPC, so at the start (40 steps by the walks) the score
     # stood still while the crew closed in, and hard crews ended their heists with 31-32 steps left.
-    game = new_game("heist", scenario="the_hospitality_job", seats=dict.fromkeys(SEATS4), seed=1)
-    while game.state.phase != "action":
-        seat = game.next_bot_seat()
-        assert seat is not None
-        game.apply(seat, game.bot_command(seat, level="easy").text)
-    st = state(game)
+    st = planned_by_the_game("the_hospitality_job")
     steps, _parts = S.job_steps(st)
     assert steps > 2 * S.FAR
     base = S.crew_score(st)
@@ -477,12 +467,7 @@ def test_the_walk_to_a_hostage_far_behind_a_keycard_door_counts_every_step() -> 
 def test_the_safe_counts_its_tools_fetched_then_carried_to_it() -> None:
     # The Proving Grounds: only the Plasma Torch (d8) cracks the safe (e1). The count of the work walked the
     # nearest character to the safe, torch or none, so picking the torch up scored nothing.
-    game = new_game("heist", scenario="the_proving_grounds", seats=dict.fromkeys(SEATS4), seed=1)
-    while game.state.phase != "action":
-        seat = game.next_bot_seat()
-        assert seat is not None
-        game.apply(seat, game.bot_command(seat, level="easy").text)
-    st = state(game)
+    st = planned_by_the_game("the_proving_grounds")
     fetcher = next(p for p in st.players.values() if "d8" in p.plans)
     before = S.job_steps(st)[0]
     fetcher.pos = "d8"  # at the torch: nearer the job only by the steps there
@@ -498,12 +483,7 @@ def test_the_safe_counts_its_tools_fetched_then_carried_to_it() -> None:
 def test_a_gate_the_next_cards_shut_is_walked_round_and_not_stood_on() -> None:
     # The Proving Grounds: gate A (f3) is on the short way from e4 up to the safe's corridor (e2). Its
     # crisis, Shut the Gate!! (C3), is the deck's eighth card; three cards ahead it counts as shut already.
-    game = new_game("heist", scenario="the_proving_grounds", seats=dict.fromkeys(SEATS4), seed=1)
-    while game.state.phase != "action":
-        seat = game.next_bot_seat()
-        assert seat is not None
-        game.apply(seat, game.bot_command(seat, level="easy").text)
-    st = state(game)
+    st = planned_by_the_game("the_proving_grounds")
     assert st.deck.index("C3") >= S.GATE_NOTICE and S.gates_shutting(st) == ()
     p = next(iter(st.players.values()))
     p.plans = [*p.plans, "e4", "f3", "e2", "d2", "c3", "b4", "c4", "e5"]
@@ -523,12 +503,7 @@ def test_a_prisoner_freed_by_its_server_needs_nobody_at_its_side() -> None:
     # The Greedy Prisoner: standing on server X (c2 or i2) opens remote lock X over the prisoner at e2, who
     # then goes free and walks out on her own. The count added a character's walk to her (16 steps), so the
     # search was paid for walking crewmates over to a tile nobody needs to reach.
-    game = new_game("heist", scenario="the_greedy_prisoner", seats=dict.fromkeys(SEATS4), seed=1)
-    while game.state.phase != "action":
-        seat = game.next_bot_seat()
-        assert seat is not None
-        game.apply(seat, game.bot_command(seat, level="easy").text)
-    st = state(game)
+    st = planned_by_the_game("the_greedy_prisoner")
     st.hauled["jewel"] = 2  # the jewels out: only the prisoner is left to the job
     prisoner = st.npcs[0]
     assert prisoner.kind == "prisoner" and prisoner.pos == "e2" and not prisoner.active

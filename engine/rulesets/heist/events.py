@@ -725,7 +725,7 @@ def moving_npcs(st: HeistState, ev: list[Event]) -> None:
                 ev.append(Event(f"The Mayor strolls on to {to}.", "npc"))
         if "moving_target" in rules:
             van = {n for n, t in st.tiles.items() if "story" in t.marks and R.alive(st, n)} or R.exits(st)
-            dist = _steps_to(st, van)
+            dist = R.steps_to(st, van)
             nxt = _step_toward(st, npc.pos, dist)
             if nxt is None:
                 continue
@@ -753,7 +753,7 @@ def move_escort_guards(st: HeistState, ev: list[Event]) -> None:
     van = {n for n, t in st.tiles.items() if "story" in t.marks and R.alive(st, n)}
     if not van:
         return
-    dist = _steps_to(st, van)
+    dist = R.steps_to(st, van)
     spots = [f.split(":", 1)[1] for f in st.flags if f.startswith("ambush_at:")]
     moved: list[str] = []
     for n in spots:
@@ -772,15 +772,3 @@ def move_escort_guards(st: HeistState, ev: list[Event]) -> None:
     st.flags = [f for f in st.flags if not f.startswith("ambush_at:")] + [
         f"ambush_at:{m}" for m in dict.fromkeys(moved)
     ]
-
-
-def _steps_to(st: HeistState, goals: set[str]) -> dict[str, int]:
-    dist = {g: 0 for g in goals}
-    queue = deque(sorted(goals))
-    while queue:
-        cur = queue.popleft()
-        for m in R.nbrs(st, cur):
-            if m not in dist:
-                dist[m] = dist[cur] + 1
-                queue.append(m)
-    return dist

@@ -83,19 +83,7 @@ _STEPS: Memo[dict[str, int]] = Memo(256)
 def steps_from(st: HeistState, sources: frozenset[str]) -> dict[str, int]:
     """Plain steps (hazards aside) from the nearest of ``sources`` to every tile on the board as it stands:
     the planning tokens a walk there takes, a token per tile entered. Memoised (shared: do not change it)."""
-    return _STEPS.get((R.board_key(st), sources), lambda: _steps_walk(st, sources))
-
-
-def _steps_walk(st: HeistState, sources: frozenset[str]) -> dict[str, int]:
-    steps = {n: 0 for n in sources}
-    queue = deque(sorted(sources))
-    while queue:
-        cur = queue.popleft()
-        for m in R.nbrs(st, cur):
-            if m not in steps and R.alive(st, m):
-                steps[m] = steps[cur] + 1
-                queue.append(m)
-    return steps
+    return _STEPS.get((R.board_key(st), sources), lambda: R.steps_to(st, set(sources)))
 
 
 def walk_costs(

@@ -7,6 +7,7 @@ state. Narration goes into the ``ev`` list every function takes.
 from __future__ import annotations
 
 import heapq
+from collections import deque
 from dataclasses import dataclass
 
 from engine.board_marks import seat_palette
@@ -147,6 +148,19 @@ def nbrs(st: HeistState, n: str) -> tuple[str, ...]:
     # The heist's hottest function (every walk the policy and search make): the neighbours of every tile
     # are worked out once per board as it stands (the heist's map, tiles removed, exits and doors opened).
     return neighbour_table(st).get(n, ())
+
+
+def steps_to(st: HeistState, goals: set[str]) -> dict[str, int]:
+    """Plain steps (hazards aside) from every tile on the board now to the nearest of ``goals``."""
+    dist = {g: 0 for g in goals}
+    queue = deque(sorted(goals))
+    while queue:
+        cur = queue.popleft()
+        for m in nbrs(st, cur):
+            if m not in dist:
+                dist[m] = dist[cur] + 1
+                queue.append(m)
+    return dist
 
 
 def neighbour_table(st: HeistState) -> dict[str, tuple[str, ...]]:
