@@ -580,11 +580,7 @@ def play_choice(st: HeistState, p: Player, cmd: Command, ev: list[Event]) -> boo
 
 def next_gate(st: HeistState) -> str | None:
     """The tile of the next lockdown gate still standing (A first), or None."""
-    for g in R.GATES:
-        for n in sorted(st.tiles):
-            if g in st.tiles[n].marks and n not in st.removed:
-                return n
-    return None
+    return next(iter(R.standing_gates(st)), None)
 
 
 def close_gate(st: HeistState, ev: list[Event]) -> None:

@@ -237,6 +237,11 @@ def imprisoning(st: HeistState, n: str) -> bool:
     return t is not None and ("remote_lock_x" in t.marks or "remote_lock_y" in t.marks)
 
 
+def standing_gates(st: HeistState) -> list[str]:
+    """The tiles of the lockdown gates still standing, in the order they shut (A first)."""
+    return [n for g in GATES for n in sorted(st.tiles) if g in st.tiles[n].marks and n not in st.removed]
+
+
 def on_gate(st: HeistState, n: str) -> bool:
     """True when ``n`` is a lockdown gate's tile still standing: whoever stands there when it shuts (a card,
     or every gate left when the escape starts: ruling 47) is Busted."""

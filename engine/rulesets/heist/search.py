@@ -114,10 +114,7 @@ def gates_shutting(st: HeistState) -> tuple[str, ...]:
                 shut = len(R.GATES) if effect.n == 0 else shut + effect.n
     if not shut:
         return ()
-    standing = [
-        n for g in R.GATES for n in sorted(st.tiles) if g in st.tiles[n].marks and n not in st.removed
-    ]
-    return tuple(standing[:shut])
+    return tuple(R.standing_gates(st)[:shut])
 
 
 _WALKS: Memo[dict[str, int]] = Memo(2048)  # about 1.5 kB each
@@ -388,7 +385,7 @@ def job_steps(st: HeistState) -> tuple[float, int]:
             moving = any(r.id == "moving_target" for r in R.heist(st).rules)
             # No cap at 2 × FAR: a hostage behind a keycard door still to be found cost 40 steps at the
             # start of The Hospitality Job, so the capped count stood still while the crew closed in.
-            costs = [2.0 * FAR]
+            costs: list[float] = []
             for n in st.npcs:
                 if n.status != "in":
                     continue
@@ -403,7 +400,7 @@ def job_steps(st: HeistState) -> tuple[float, int]:
                     visit = not n.active and (n.kind != "prisoner" or R.guards(st, n.pos) > 0 or moving)
                     cost = float(opening + freed.npc_out(n.pos) + (freed.reach({n.pos}) if visit else 0))
                 costs.append(cost)
-            steps += min(costs[1:] or costs)
+            steps += min(costs, default=2.0 * FAR)
     if o.characters_escape:
         parts += 1
         if sum(p.status == "escaped" and R.counts_for_breakout(st, p) for p in st.players.values()) < 1:
