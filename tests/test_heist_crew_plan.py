@@ -578,3 +578,36 @@ def test_each_character_is_dealt_a_place_its_planning_memory_reaches() -> None:
         st = state(game)
         reached = {n for p in st.players.values() for n in P.plan_reach(st, p)}
         assert {"c2", "d4", "f2", "f5"} <= reached, seed  # the server and every jewel
+
+
+def test_the_torch_is_planned_round_the_gate_that_shuts_too_soon_by_the_one_whose_memory_reaches() -> None:
+    # The Proving Grounds, the bench's level-2 crew: the short way from the Plasma Torch (d8) to the safe (e1)
+    # crosses gate A (f3), which Shut the Gate!! (the deck's eighth card) removes in round 2 or 3, before a
+    # carrier could be past it. The way by gate B (c4, the thirteenth card) takes nine tokens from c7, and
+    # only Iceheart remembers nine: every plan went by f3, and no crew could bring the torch to the safe.
+    record = K.levelled_crew(2)
+    for seed in (30000, 30001):
+        game = new_game("heist", scenario="the_proving_grounds", seed=seed, seats=dict.fromkeys(SEATS4),
+                        options={"campaign": {"*": record}})  # fmt: skip
+        while state(game).phase == "plan":
+            seat = game.next_bot_seat()
+            assert seat is not None
+            game.apply(seat, game.bot_command(seat))
+        st = state(game)
+        assert st.deck.index("C3") == 7 and st.deck.index("G1") == 12
+        carriers = [p for p in st.players.values() if "d8" in p.plans]
+        assert [p.nickname for p in carriers] == ["Iceheart"], seed
+        torch = carriers[0]
+        assert torch.pos == "c7"  # the one entrance her memory reaches the safe from, kept for her
+        on = torch.plans[torch.plans.index("d8") :]
+        assert "c4" in on and "e1" in on and "f3" not in torch.plans, torch.plans
+
+
+def test_a_gate_is_planned_round_only_where_the_deck_shuts_it_before_the_walk_is_through() -> None:
+    st = state(game_for("the_proving_grounds", SEATS4))
+    assert P.late_gates(st, "h4", 0) == []  # f3 is three tiles in from h4: through before the eighth card
+    assert P.late_gates(st, "c7", 0) == ["f3"]  # five tiles in from c7
+    assert P.late_gates(st, "d8", 2) == ["f3"]  # c4 (gate B, the thirteenth card) is still in time
+    assert P.late_gates(st, "d8", 6)[:2] == ["f3", "c4"]  # (and gate C, f5, the seventeenth)
+    st.deck.remove("C3")  # without the eighth card, gate A shuts at Shut the Gate! (G1), now the twelfth
+    assert P.late_gates(st, "c7", 0) == []

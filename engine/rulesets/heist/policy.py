@@ -60,17 +60,22 @@ def walk_key(st: HeistState) -> WalkKey:
 
 
 def distances(
-    st: HeistState, goals: set[str], *, unsealed: bool = False, key: WalkKey | None = None
+    st: HeistState,
+    goals: set[str],
+    *,
+    unsealed: bool = False,
+    key: WalkKey | None = None,
+    avoid: frozenset[str] = frozenset(),
 ) -> dict[str, int]:
     """Cost from every tile to the nearest goal over the board now: one per step plus the hazards entered.
     ``unsealed``: never through a remote lock or keycard door (:func:`rules.sealed`); ``key``: the
-    position's :func:`walk_key`, when the caller has it.
+    position's :func:`walk_key`, when the caller has it; ``avoid``: tiles the walk does not enter.
 
     Memoised on what the walk depends on (the board as it stands, the hazards, the sealed tiles when
     ``unsealed``, the goals): the search asks the same walks in playout after playout. The result is
     shared: callers must not change it."""
-    memo = (key or walk_key(st), R.sealed_key(st) if unsealed else None, frozenset(goals))
-    return _DISTANCES.get(memo, lambda: _spread(st, goals, inward=True, unsealed=unsealed))
+    memo = (key or walk_key(st), R.sealed_key(st) if unsealed else None, frozenset(goals), avoid)
+    return _DISTANCES.get(memo, lambda: _spread(st, goals, inward=True, unsealed=unsealed, avoid=avoid))
 
 
 # Walks kept, about 1.5 kB each: the positions of one search share a handful of boards and hazards.
@@ -103,6 +108,7 @@ def _spread(
     inward: bool,
     over: set[str] | None = None,
     unsealed: bool = False,
+    avoid: frozenset[str] = frozenset(),
 ) -> dict[str, int]:
     table = R.neighbour_table(st)
     dist = {n: 0 for n in sources if R.alive(st, n)}
@@ -116,7 +122,7 @@ def _spread(
         # outward, walking from cur into m costs 1 plus m's.
         into = (hazard(st, cur) if d else 0) if inward else None
         for m in table.get(cur, ()):
-            if (over is not None and m not in over) or (unsealed and R.sealed(st, m)):
+            if (over is not None and m not in over) or (unsealed and R.sealed(st, m)) or m in avoid:
                 continue
             if into is None:
                 h = hazards.get(m)
@@ -179,7 +185,7 @@ def tool_places(st: HeistState) -> set[str]:
         return set()
     if any(set(R.SAFE_TOOLS) & set(q.items) for q in R.in_play(st)):
         return set()
-    return {n for n, t in st.tiles.items() if R.alive(st, n) and _holds_tools(t.loot)}
+    return {n for n, t in st.tiles.items() if t.loot and _holds_tools(t.loot) and R.alive(st, n)}
 
 
 def _holds_tools(loot: list[str]) -> bool:
@@ -477,7 +483,11 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
         # the safe's tools go on to the safe (The Proving Grounds' torch)
         needs |= {n: safe_tiles(st) for n in tool_places(st) & places}
 
-    tokens = {src: steps_from(st, frozenset({src} if src else outs)) for src in sources} if planning else {}
+    def short(p: Player, n: str) -> int:
+        """The tokens a walk to ``n`` takes beyond the character's planning memory (in planning)."""
+        if not planning:
+            return 0
+        return min(tokens_to(st, e, n) for e in ([p.pos] if p.pos else sorted(outs))) - A.plan_limit(st, p)
 
     def cost(p: Player, n: str) -> int:
         board = table[p.pos or "", n]
@@ -486,21 +496,25 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
             # In planning, a place further than the character's planning memory reaches (a token per tile
             # on the way) is all but out of reach: in The Greedy Prisoner Tiny Mike (7 tokens) was dealt
             # server c2, 8 tiles in, and planned a way that stopped one tile short.
-            short = tokens[p.pos or ""].get(n, far) - A.plan_limit(st, p) if planning else 0
-            return board + (far // 10 + short if short > 0 else 0)
+            over = short(p, n)
+            return board + (far // 10 + over if over > 0 else 0)
         need = needs.get(n)
         off_plan = need is not None and not carries_on(p, n, need)
         return walks.get(n, board + far // 10) + (far // 10 if off_plan else 0)
 
-    # In planning the crew deals in turn: finished plans keep their places, then the character planning now
-    # takes the best of the rest, then the others (dealt from whichever entrance suits them, which would
-    # otherwise take from the one planning now the one place its planning memory reaches).
+    # In planning the crew deals in turn: finished plans keep the places they reach, then the character
+    # planning now takes the best of the rest, then the others (dealt from whichever entrance suits them,
+    # which would otherwise take from the one planning now the one place its planning memory reaches).
     now = next((p.seat for p in free if not p.ready), None) if planning else None
 
-    def turn(p: Player) -> int:
-        return 0 if not planning or p.ready else 1 if p.seat == now else 2
+    def turn(p: Player, n: str) -> int:
+        if not planning:
+            return 0
+        if p.ready:
+            return 0 if n in by_plan[p.seat] else 2
+        return 1 if p.seat == now else 2
 
-    pairs = sorted((turn(p), cost(p, n), i, n) for i, p in enumerate(free) for n in places)
+    pairs = sorted((turn(p, n), cost(p, n), i, n) for i, p in enumerate(free) for n in places)
     taken: set[str] = set()
     # The safe opens only to its tools: whoever carries them takes it (the one nearest, if several do).
     safes = sorted(n for n in places if "safe" in st.tiles[n].marks)
@@ -509,10 +523,13 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
         _c, i, n = min((cost(free[i], n), i, n) for i in holders for n in safes)
         goals[free[i].seat] = {n}
         taken.add(n)
-    for _t, _c, i, n in pairs:
+    later = [q for q in free if not q.ready and q.seat != now]
+    for t, _c, i, n in pairs:
         seat = free[i].seat
         if seat in goals or n in taken:
             continue
+        if t == 1 and short(free[i], n) > 0 and any(short(q, n) <= 0 for q in later):
+            continue  # left for a character still to plan whose memory reaches it (Iceheart's 9 for the torch)
         goals[seat] = {n}
         taken.add(n)
     # Plans are fixed once the heist starts, so someone must plan the way to the objective itself even while
@@ -532,10 +549,9 @@ def crew_goals(st: HeistState) -> dict[str, set[str]]:
 def route(st: HeistState, p: Player, start: str) -> list[str]:
     """The tiles of a shortest walk from ``start`` to the character's goal, then back to the nearest exit;
     by way of a keycard door the crew must open when the goal is the keycard (:func:`door_sides`), and by
-    way of The Side Channel's guide when it is the USB key (:func:`usb_meeting`)."""
+    way of The Side Channel's guide when it is the USB key (:func:`usb_meeting`). Round a lockdown gate the
+    deck shuts before the walk would be through it, where a way round exists (:func:`late_gates`)."""
     goal = goals_for(st, p)
-    path: list[str] = []
-    cur = start
     legs = [goal]
     if any("keycard" in st.tiles[n].loot for n in goal if n in st.tiles):
         legs.append(door_sides(st))
@@ -543,17 +559,79 @@ def route(st: HeistState, p: Player, start: str) -> list[str]:
         legs.append(usb_meeting(st))  # The Side Channel: on to the guide with the key
     if goal & tool_places(st):
         legs.append(safe_tiles(st))  # on to the safe with its tools
-    for leg in [*legs, R.exits(st)]:
+    outs = R.exits(st)
+    return [n for n in walk_legs(st, start, [*legs, outs]) if n not in outs]
+
+
+# Planning reckons a character some 0.6 tiles further on for each event card dealt (two moves a round or so,
+# while three or four cards go by).
+TILES_PER_CARD = 0.6
+
+
+def late_gates(st: HeistState, start: str, moved: int) -> list[str]:
+    """The lockdown gates a walk from ``start``, ``moved`` tiles into the heist, would reach too late: the
+    event deck shuts each before the walk could be through it (at :data:`TILES_PER_CARD`), in the order
+    they shut. The Proving Grounds shuts gate A, on the short way from its Plasma Torch to the safe, at the
+    deck's eighth card."""
+    schedule = R.gate_schedule(st)
+    if not schedule:
+        return []
+    steps = steps_from(st, frozenset({start}))
+    return [
+        g for g, cards in schedule.items() if g in steps and moved + steps[g] + 1 > cards * TILES_PER_CARD
+    ]
+
+
+def walk_legs(st: HeistState, start: str, legs: list[set[str]]) -> list[str]:
+    """The tiles of a shortest walk from ``start`` to the nearest tile of each leg in turn (empty legs
+    skipped), round the gates each leg would reach too late (:func:`late_gates`) unless only a way through
+    the last of them to shut is left. A leg it cannot reach is passed over."""
+    path: list[str] = []
+    cur = start
+    for leg in legs:
         if not leg:
             continue
-        d = distances(st, leg)
+        late = late_gates(st, cur, len(path))
+        d = distances(st, leg, avoid=frozenset(late))
+        while late and cur not in d:
+            late.pop()
+            d = distances(st, leg, avoid=frozenset(late))
         while cur in d and d[cur] > 0:
             nxt = min((m for m in R.nbrs(st, cur) if m in d and d[m] < d[cur]), default=None)
             if nxt is None:
                 break
             path.append(nxt)
             cur = nxt
-    return [n for n in path if n not in R.exits(st)]
+    return path
+
+
+def tokens_to(st: HeistState, start: str, n: str) -> int:
+    """The planning tokens a walk from ``start`` to ``n`` takes, a tile each; for the safe's tools, the walk
+    on to the safe with them too (The Proving Grounds' torch: the safe lies beyond gate A, which shuts too
+    soon for that walk, and the way round takes nine tokens). 999 where no walk reaches. Memoised on what
+    the walk depends on (the search asks it in playout after playout of planning)."""
+    if n not in tool_places(st):
+        return steps_from(st, frozenset({start})).get(n, 999)
+
+    def walk() -> int:
+        tokens = plan_tokens(st, start, [{n}, safe_tiles(st)])
+        return 999 if tokens is None else tokens
+
+    return _TOKENS.get((walk_key(st), tuple(st.deck), start, n), walk)
+
+
+_TOKENS: Memo[int] = Memo(1024)
+
+
+def plan_tokens(st: HeistState, start: str, legs: list[set[str]]) -> int | None:
+    """The planning tokens (a tile each, exits aside) of :func:`walk_legs` from ``start``, or None when the
+    walk does not reach its last leg."""
+    path = walk_legs(st, start, legs)
+    end = path[-1] if path else start
+    if end not in legs[-1]:
+        return None
+    outs = R.exits(st)
+    return len({n for n in path if n not in outs})
 
 
 def door_sides(st: HeistState, targets: set[str] | None = None) -> set[str]:
@@ -1005,6 +1083,7 @@ def plan_weights(st: HeistState, p: Player, options: list[Command], weights: lis
             d = distances(st, goal)
             way_on = [e for e in starts if not all(R.sealed(st, m) for m in R.nbrs(st, e))]
             starts = way_on or starts
+        starts = [e for e in starts if e not in kept_for_later(st, p, starts)] or starts
         best = min((d.get(e, 999) for e in starts), default=999)
         for i, c in enumerate(options):
             chosen = c.verb == "start" and c.args[0] in starts and d.get(c.args[0], 999) == best
@@ -1026,6 +1105,31 @@ def plan_weights(st: HeistState, p: Player, options: list[Command], weights: lis
     if not any(weights):
         weights = [1 if c.verb in ("ready", "plan") else 0 for c in options]
     return weights
+
+
+def kept_for_later(st: HeistState, p: Player, starts: list[str]) -> set[str]:
+    """The entrances among ``starts`` whose room the crewmates still to plan need: a crewmate's dealt place
+    (:func:`crew_goals`) that only its planning memory reaches, and only from that entrance
+    (:func:`tokens_to`). In The Proving Grounds only Iceheart can plan the torch at d8 on to the safe, and
+    only from c7; two crewmates heading for the safe had filled c7 before her turn."""
+    limit = R.heist(st).entrance_limit
+    later = [q for q in R.in_play(st) if q.seat != p.seat and not q.ready and not q.pos]
+    if limit is None or not later:
+        return set()
+    goals = crew_goals(st)
+
+    def fits(q: Player, n: str, e: str) -> bool:
+        return tokens_to(st, e, n) <= A.plan_limit(st, q)
+
+    needs: dict[str, int] = {}
+    for q in later:
+        for n in goals.get(q.seat, ()):
+            ways = [e for e in starts if fits(q, n, e)]
+            others = [r for r in (p, *later) if r is not q]
+            if len(ways) == 1 and not any(fits(r, n, e) for r in others for e in starts):
+                needs[ways[0]] = needs.get(ways[0], 0) + 1
+                break
+    return {e for e, k in needs.items() if k >= limit - sum(1 for q in st.players.values() if q.pos == e)}
 
 
 def spare_plan(st: HeistState, p: Player, plannable: set[str]) -> str | None:

@@ -242,6 +242,21 @@ def standing_gates(st: HeistState) -> list[str]:
     return [n for g in GATES for n in sorted(st.tiles) if g in st.tiles[n].marks and n not in st.removed]
 
 
+def gate_schedule(st: HeistState, cards: int | None = None) -> dict[str, int]:
+    """The lockdown gates still standing that the event deck shuts (within its first ``cards`` cards, or all
+    of it), in the order they shut, each with the cards dealt before the one that shuts it."""
+    if "lockdown_gates" not in heist(st).modules:
+        return {}
+    gates = standing_gates(st)
+    out: dict[str, int] = {}
+    for i, card in enumerate(st.deck[:cards]):
+        for effect in C().events[card].effects:
+            if effect.op == "gates":
+                for g in gates[len(out) : len(gates) if effect.n == 0 else len(out) + effect.n]:
+                    out[g] = i
+    return out
+
+
 def on_gate(st: HeistState, n: str) -> bool:
     """True when ``n`` is a lockdown gate's tile still standing: whoever stands there when it shuts (a card,
     or every gate left when the escape starts: ruling 47) is Busted."""

@@ -107,14 +107,7 @@ def gates_shutting(st: HeistState) -> tuple[str, ...]:
     throw it away unread; a crisis always happens."""
     if "lockdown_gates" not in R.heist(st).modules:
         return ()
-    shut = 0
-    for card in st.deck[: GATE_NOTICE + alerts_due(st)]:
-        for effect in R.C().events[card].effects:
-            if effect.op == "gates":
-                shut = len(R.GATES) if effect.n == 0 else shut + effect.n
-    if not shut:
-        return ()
-    return tuple(R.standing_gates(st)[:shut])
+    return tuple(R.gate_schedule(st, GATE_NOTICE + alerts_due(st)))
 
 
 _WALKS: Memo[dict[str, int]] = Memo(2048)  # about 1.5 kB each
@@ -185,11 +178,13 @@ class _Walks:
         self.out_of: list[dict[str, int]] = []
         self.by_seat: dict[str, int] = {}
         self.held: list[int] = []
+        self.allowed: list[set[str] | None] = []
         for p in R.in_play(st):
             if not p.pos:
                 continue
             allowed = None if st.phase == "escape" else set(p.plans) | exits | {p.pos}
             self.by_seat[p.seat] = len(self.frm)
+            self.allowed.append(allowed)
             # A guard on the character's own tile holds it there: one subdue each before its first step.
             held = 0 if A.can_leave(st, p) else R.guards(st, p.pos)
             self.held.append(held)
@@ -233,8 +228,9 @@ class _Walks:
 
     def crack(self, safes: set[str]) -> int:
         """Getting the safe's tools onto the safe (:data:`R.SAFE_TOOLS`: only they crack it): a carrier's
-        walk there, or the nearest character's to where they lie and on to the safe (:data:`NO_WAY` with
-        none left anywhere), after opening the way to it."""
+        walk there, or a character's to where they lie and on to the safe over its own plan, as the
+        carrier's would be once it picks them up (over the board where no plan goes on to the safe;
+        :data:`NO_WAY` with none left anywhere), after opening the way to it."""
         cost, opened = self.open_way(safes)
         w = self.with_opened(opened)
         carriers = [
@@ -243,7 +239,14 @@ class _Walks:
         if carriers:
             return cost + min(min((frm.get(n, FAR) for n in safes), default=FAR) for frm in carriers)
         lying = P.tool_places(self.st)
-        return cost + (w.bring(lying, safes) if lying else NO_WAY)
+        if not lying:
+            return cost + NO_WAY
+        best = FAR
+        for s, i in w.by_seat.items():
+            card = "keycard" in self.st.players[s].loot
+            on = _walk(self.st, safes, w.allowed[i], outward=False, key=w.key, keycard=card, opened=opened)
+            best = min(best, min(w.frm[i].get(n, FAR) + on.get(n, FAR) for n in lying))
+        return cost + (best if best < FAR else w.bring(lying, safes))
 
     def fetch(self, tiles: set[str]) -> int:
         """Someone walks to one of ``tiles`` (opening it first: its server or keycard) and out again."""
