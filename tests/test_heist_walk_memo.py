@@ -75,3 +75,43 @@ def test_opening_a_keycard_door_changes_what_the_memoised_walks_answer() -> None
     assert P.distances(st, inside, unsealed=True) != walk_before
     fresh = S._walk_now(st, inside, None, outward=False, start=0, keycard=False, opened=frozenset())
     assert S._walk(st, inside, None, outward=False) == fresh != search_before
+
+
+@pytest.mark.parametrize(
+    ("heist", "seed"),
+    [
+        ("the_side_channel", 2),
+        ("the_proving_grounds", 4),
+        ("the_hospitality_job", 6),
+        ("the_black_box", 8),
+    ],
+)
+def test_memoised_goals_and_plan_steps_agree_with_fresh_ones_from_planning_to_the_escape(
+    heist: str, seed: int
+) -> None:
+    # The search asks each character's goal (crew_goals) and its steps along its plan (plan_distances) at
+    # nearly every command of every rollout; both are memoised on what they read. A key that missed
+    # something (loot picked up, a plan laid, a door opened, the deck running low) would hand a later
+    # position an earlier one's goals, and the game's players would walk to places already emptied.
+    rs = RULESETS["heist"]
+    game = new_game("heist", scenario=heist, seed=seed, seats={s: None for s in rs.seats[:4]})
+    checked = 0
+    phases: set[str] = set()
+    answers: set[str] = set()
+    for _ in range(1500):
+        seat = game.next_bot_seat()
+        if seat is None or game.outcome is not None:
+            break
+        st = game.state
+        fresh = P.deal_goals(st)
+        assert P.crew_goals(st) == fresh
+        answers.add(repr(sorted((k, sorted(v)) for k, v in fresh.items())))
+        for p in R.in_play(st):
+            if p.pos and (goal := fresh.get(p.seat)):
+                assert P.plan_distances(st, p, goal) == P.plan_steps(st, p, goal)
+        phases.add(st.phase)
+        checked += 1
+        game.apply(seat, game.bot_command(seat, level="easy"))
+    assert checked > 100
+    assert {"plan", "action"} <= phases
+    assert len(answers) > 5  # the goals changed along the way, so stale answers would show

@@ -414,7 +414,47 @@ def crew_targets(st: HeistState) -> tuple[set[str], set[str]]:
     return targets, (openers(st, targets) | tool_places(st)) - targets
 
 
+def goals_key(st: HeistState) -> tuple[object, ...]:
+    """Everything :func:`crew_goals` reads of a position: the board as it stands, every tile's contents,
+    the characters (where they stand, plans, what they carry, abilities), the NPCs, the objective's
+    progress, and the event deck (its length under way, where only the alarm's nearness counts; its order
+    in planning, where the gates it shuts steer the plans)."""
+    players = tuple(
+        (p.seat, p.pos, p.status, p.ready, p.ideas, p.cash, p.spare, p.character, tuple(p.plans), tuple(p.loot),
+         tuple(p.items), tuple(p.skills), tuple(p.used), tuple(p.flags))
+        for p in st.players.values()
+    )  # fmt: skip
+    tiles = tuple(
+        (
+            n,
+            t.unknown,
+            t.cash,
+            tuple(t.loot),
+            tuple(t.marks),
+            tuple((c.kind, c.active, c.elite) for c in t.chits),
+        )
+        for n, t in st.tiles.items()
+        if t.unknown or t.chits or t.cash or t.loot or t.marks
+    )
+    npcs = tuple((n.kind, n.pos, n.status, n.active, n.escort, tuple(n.loot)) for n in st.npcs)
+    deck: object = tuple(st.deck) if st.phase == "plan" else min(len(st.deck), ALARM_NEAR + 1)
+    return (
+        st.phase, st.escape_called, deck, "keycard" in st.bag, R.board_key(st), players, tiles, npcs,
+        tuple(st.flags), tuple(sorted(st.hauled.items())),
+    )  # fmt: skip
+
+
+_GOALS: Memo[dict[str, set[str]]] = Memo(4096)
+
+
 def crew_goals(st: HeistState) -> dict[str, set[str]]:
+    """Where each character still inside wants to go now (:func:`deal_goals`), memoised on
+    :func:`goals_key`: the search asks it at nearly every command of every rollout, mostly of positions it
+    has asked before. The answer is shared: callers must not change it."""
+    return _GOALS.get(goals_key(st), lambda: deal_goals(st))
+
+
+def deal_goals(st: HeistState) -> dict[str, set[str]]:
     """Where each character still inside wants to go now. Characters with a goal of their own
     (:func:`_own_goal`) keep it; the crew's targets and openers (:func:`crew_targets`) are dealt out one per
     character, the nearest pairs first, so that nobody walks another's route to the same place and every
@@ -802,8 +842,22 @@ def clearing_weight(st: HeistState, p: Player, c: Command, d: dict[str, int], he
 
 
 def plan_distances(st: HeistState, p: Player, goal: set[str]) -> dict[str, int]:
-    """Steps toward the goal along the character's own plan: toward the planned tile nearest the goal."""
-    full = distances(st, goal)
+    """Steps toward the goal along the character's own plan: toward the planned tile nearest the goal.
+    Memoised on what it depends on (the board and its hazards, the goal, the plan, where the character
+    stands); shared: do not change it."""
+    key = walk_key(st)
+    return _PLAN_STEPS.get(
+        (key, frozenset(goal), tuple(p.plans), p.pos), lambda: plan_steps(st, p, goal, key)
+    )
+
+
+_PLAN_STEPS: Memo[dict[str, int]] = Memo(2048)
+
+
+def plan_steps(st: HeistState, p: Player, goal: set[str], key: WalkKey | None = None) -> dict[str, int]:
+    """:func:`plan_distances` worked out afresh (``key``: the position's :func:`walk_key`, when the caller
+    has it)."""
+    full = distances(st, goal, key=key)
     reach = plan_reach(st, p)
     best = min(reach, key=lambda n: (full.get(n, 999), reach[n], n))
     return plan_reach(st, p, best)
@@ -816,9 +870,10 @@ def plan_reach(st: HeistState, p: Player, start: str = "") -> dict[str, int]:
     first = start or p.pos
     reach = {first: 0}
     queue = deque([first])
+    table = R.neighbour_table(st)
     while queue:
         cur = queue.popleft()
-        for m in R.nbrs(st, cur):
+        for m in table.get(cur, ()):
             if m in allowed and m not in reach:
                 reach[m] = reach[cur] + 1
                 queue.append(m)
