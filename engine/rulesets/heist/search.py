@@ -80,11 +80,25 @@ def _walk(
     tiles and the arguments): the evaluation asks the same walks in playout after playout. Shared: do not
     change it. ``key``: the position's :func:`walk_key`, when the caller has it."""
     frozen = None if allowed is None else frozenset(allowed)
-    memo = (key or walk_key(st), frozenset(sources), frozen, outward, start, keycard, opened)
+    position = key or walk_key(st)
+    memo = (position, frozenset(sources), frozen, outward, start, keycard, opened)
     return _WALKS.get(
         memo,
-        lambda: _walk_now(st, sources, allowed, outward=outward, start=start, keycard=keycard, opened=opened),
+        lambda: _walk_now(
+            st, sources, allowed, outward=outward, start=start, keycard=keycard, opened=opened, key=position
+        ),
     )
+
+
+def _tile_costs(st: HeistState, key: P.WalkKey | None = None) -> dict[str, int]:
+    """:func:`_cost` of every tile on the board as it stands, memoised on the position's :func:`walk_key`
+    (``key``, when the caller has it): the walks of one position share it. Shared: do not change it."""
+    return _COSTS.get(
+        key or walk_key(st), lambda: {n: _cost(st, n) for n in {*st.tiles, *R.neighbour_table(st)}}
+    )
+
+
+_COSTS: Memo[dict[str, int]] = Memo(512)
 
 
 def walk_key(st: HeistState) -> P.WalkKey:
@@ -131,20 +145,23 @@ def _walk_now(
     start: int,
     keycard: bool,
     opened: frozenset[str],
+    key: P.WalkKey | None = None,
 ) -> dict[str, int]:
     dist = {n: start for n in sources if R.alive(st, n) and (allowed is None or n in allowed)}
     heap = [(start, n) for n in sorted(dist)]
     shutting = gates_shutting(st)
+    table = R.neighbour_table(st)
+    costs = _tile_costs(st, key)
     while heap:
         d, cur = heapq.heappop(heap)
         if d > dist[cur]:
             continue
         if (outward or cur not in sources) and _shut_to(st, cur, keycard, opened):
             continue  # walked onto, not through (the sources of a walk toward them are its ends)
-        for m in R.nbrs(st, cur):
+        for m in table.get(cur, ()):
             if (allowed is not None and m not in allowed) or m in shutting:
                 continue
-            nd = d + (_cost(st, m) if outward else (_cost(st, cur) if d else 1))
+            nd = d + (costs.get(m, 1) if outward else (costs.get(cur, 1) if d else 1))
             if nd < dist.get(m, nd + 1):
                 dist[m] = nd
                 heapq.heappush(heap, (nd, m))
