@@ -58,7 +58,8 @@ def test_search_picks_a_legal_command_and_changes_nothing(ruleset: str) -> None:
     assert game.to_json() == before
     legal = {c.text for c in game.legal_commands(seat)}
     assert result.command.text in legal
-    assert result.playouts == TINY.playouts or len(legal) == 1
+    # every playout runs, unless the ruleset leaves the search one command worth weighing (a heist plan)
+    assert result.playouts == TINY.playouts or len(searched_commands(game.ruleset, game.state, seat)) == 1
     game.apply(seat, result.command)
 
 
@@ -284,8 +285,11 @@ def test_a_node_listed_once_for_playouts_that_brought_nothing_hidden_into_play_d
     budget = level_budget("normal", ruleset, playouts=80)
     assert budget is not None
     totals = {False: 0, True: 0}
+    # A random heist spends most of its commands planning, where the search weighs only the planning
+    # policy's picks: its positions come from the heist under way.
+    fractions = (0.9, 0.95) if ruleset == "heist" else (0.2, 0.5)
     for seed in (21, 22, 23, 24):
-        for fraction in (0.2, 0.5):
+        for fraction in fractions:
             game = midgame(ruleset, seed, fraction)
             seat = game.next_bot_seat()
             assert seat is not None

@@ -8,6 +8,8 @@ for loot the job needs."""
 from __future__ import annotations
 
 from engine import Game, new_game
+from engine.ai.levels import level_budget
+from engine.ai.search import Searcher
 from engine.core import Command
 from engine.rulesets.heist import campaign as K
 from engine.rulesets.heist import policy as P
@@ -611,3 +613,24 @@ def test_a_gate_is_planned_round_only_where_the_deck_shuts_it_before_the_walk_is
     assert P.late_gates(st, "d8", 6)[:2] == ["f3", "c4"]  # (and gate C, f5, the seventeenth)
     st.deck.remove("C3")  # without the eighth card, gate A shuts at Shut the Gate! (G1), now the twelfth
     assert P.late_gates(st, "c7", 0) == []
+
+
+def test_a_hard_crew_lays_the_planning_policy_s_plans_so_the_torch_reaches_the_safe() -> None:
+    # Plans are fixed once the heist starts, and the search's evaluation counts a plan that stops a tile
+    # short of the safe as a few steps more: a hard crew that searched its plans (the bench's seed 20016)
+    # left the Plasma Torch to Johnny Swagger, whose eight tokens end at d2, beside the safe, and nobody
+    # planned onto it. The search now weighs only the planning policy's picks.
+    record = K.levelled_crew(2)
+    game = new_game("heist", scenario="the_proving_grounds", seed=20016, seats=dict.fromkeys(SEATS4),
+                    options={"campaign": {"*": record}})  # fmt: skip
+    budget = level_budget("hard", "heist", 200)
+    assert budget is not None
+    searcher = Searcher(game.ruleset, budget)
+    while state(game).phase == "plan":
+        seat = game.next_bot_seat()
+        assert seat is not None
+        options = [c for c in game.legal_commands(seat) if c.verb != "react"]
+        game.apply(seat, searcher.choose(game.state, seat, seed=len(game.log), options=options).command)
+    carriers = [p for p in state(game).players.values() if "d8" in p.plans]
+    assert carriers
+    assert all("e1" in p.plans[p.plans.index("d8") :] for p in carriers), [p.plans for p in carriers]

@@ -301,7 +301,18 @@ class Heist(Ruleset):
         Prisoner, seed 20011), ending the heist for its human crewmates too. Players may still. Also an
         action another open action beats outright (:func:`policy.wasteful_actions`): the search told a Run
         that could take one step from a Walk only by its rollouts' luck, and ran (The Startup Job, seed
-        20000)."""
+        20000).
+
+        In planning, only the commands the planning policy picks (:func:`policy.plan_weights`, its highest
+        weight; several where they tie): plans are fixed once the heist starts, and the evaluation cannot see
+        that a plan stopping a tile short of the safe loses the heist many rounds later (it counts the tile
+        as a few steps more), so hard crews that searched their plans left the Plasma Torch to a character
+        whose planning memory ends a tile short of The Proving Grounds' safe, and nobody planned onto it."""
+        st: HeistState = state
+        if st.phase == "plan":
+            weights = P.bot_weights(st, seat, options)
+            best = max(weights, default=0)
+            return [c for c, w in zip(options, weights, strict=True) if w == best] if best > 0 else options
         acts = sum(c.verb == "act" for c in options)
         wasteful = P.wasteful_actions(state, state.players[seat]) if acts > 1 else set()
         return _worthwhile(state, seat, options, wasteful)
