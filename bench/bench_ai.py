@@ -301,10 +301,12 @@ def skirm_rotation(i: int) -> tuple[str, dict[str, Any]]:
 
 
 def run_rows(rows: list[tuple[str, str, str | None, dict[str, str], dict[str, Any] | None, str]],
-             games: int, budgets: dict[str, Budget], seconds: float, seed0: int = 10_000) -> None:  # fmt: skip
+             games: int, budgets: dict[str, Budget], seconds: float, seed0: int = 10_000,
+             ledger: Ledger | None = None) -> None:  # fmt: skip
     """Play each row's games (seeds from ``seed0``) and print its line; after Skirm's faction pairings, each
     squad's score over every game it played (win 1, draw 1/2). A Skirm vs row (no options) rotates its
-    games through every mission and squad pairing (:func:`skirm_rotation`)."""
+    games through every mission and squad pairing (:func:`skirm_rotation`). With a ``ledger``, each game is
+    printed as it ends and recorded (the result for the row's focus seat)."""
     score: Counter[str] = Counter()
     played: Counter[str] = Counter()
     for label, ruleset, scenario, players, options, focus in rows:
@@ -313,11 +315,18 @@ def run_rows(rows: list[tuple[str, str, str | None, dict[str, str], dict[str, An
         for i in range(games):
             if i and time.perf_counter() - start > seconds:
                 break
+            won, drew, harmed = tally.wins[focus], tally.draws, tally.harm
             if ruleset == "skirm" and options is None:
                 mission, squads = skirm_rotation(seed0 + i - 10_000)
                 play(ruleset, mission, players, seed0 + i, budgets, tally, squads)
             else:
                 play(ruleset, scenario, players, seed0 + i, budgets, tally, options)
+            if ledger is not None:
+                result = "won" if tally.wins[focus] > won else "drew" if tally.draws > drew else "lost"
+                print(f"  {label} seed {seed0 + i}: {result}", flush=True)
+                level = players[focus]
+                ledger.record(label, seed0 + i, scenario, result, budgets[level].playouts if level in budgets else None,
+                              tally.harm - harmed)  # fmt: skip
         print(line(label, tally, focus), flush=True)
         if ruleset == "skirm" and options and "squad" in options:
             for seat, squad in options["squad"].items():
@@ -692,7 +701,7 @@ def main() -> None:
         "--heist-cash", type=int, default=0, help="heist: the crew record's cash in $k (default 0)"
     )
     ap.add_argument("--ledger", default=str(LEDGER),
-                    help="sides and heist: append each game to this JSON-lines file ('' for none); table: read it")  # fmt: skip
+                    help="sides, mirror and heist: append each game to this JSON-lines file ('' for none); table: read it")  # fmt: skip
     ap.add_argument("--heist-level", type=int, default=1, choices=range(5),
                     help="heist: the crew's level (1-4; 0: the level each heist's difficulty names)")  # fmt: skip
     ap.add_argument("--think", type=float, default=None,
@@ -726,7 +735,7 @@ def main() -> None:
         sides_section(args.games, budgets, args.only, args.seed0, ledger)
     if "mirror" in sections:
         rows = [r for r in mirror_rows() if args.only in r[0]]
-        run_rows(rows, args.games, budgets, args.seconds_per_row, args.seed0)
+        run_rows(rows, args.games, budgets, args.seconds_per_row, args.seed0, ledger)
     if "heist" in sections:
         heist_section(args.games, budgets, args.seconds_per_row, args.only, args.heist_seed0, args.crew,
                       args.heist_cash, ledger, args.heist_level)  # fmt: skip

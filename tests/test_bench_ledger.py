@@ -4,6 +4,7 @@ definition: an own loss counts only when another legal command would have avoide
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import sys
 from pathlib import Path
@@ -94,3 +95,24 @@ def test_an_own_loss_is_self_harm_only_when_another_command_avoids_it(
     assert not bench.avoidable(game, seat, played, options, before)
     # A lone command cannot be avoided.
     assert not bench.avoidable(game, seat, played, [played], before)
+
+
+def test_mirror_rows_print_and_record_each_game_for_the_row_s_seat(
+    bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "games.jsonl"
+    row = next(r for r in bench.mirror_rows() if r[0].startswith("escape/infiltration"))
+    budgets = {"normal": bench.Budget(2, None, 0, 1.4), "hard": bench.Budget(3, None, 0, 1.4)}
+    bench.run_rows([row], 2, budgets, 9999.0, 10084, bench.Ledger(path, think=None, revision="abc1234"))
+    entries = [json.loads(raw) for raw in path.read_text(encoding="utf-8").splitlines()]
+    assert [(e["row"], e["seed"], e["playouts"], e["scenario"]) for e in entries] == [
+        (row[0], 10084, 3, "infiltration"),
+        (row[0], 10085, 3, "infiltration"),
+    ]
+    out = capsys.readouterr().out
+    for e in entries:
+        assert f"{row[0]} seed {e['seed']}: {e['result']}" in out
+    # The row's summary is the Resistance's view, as the recorded results are.
+    summary = next(ln for ln in out.splitlines() if ln.startswith(row[0]) and "n=2" in ln)
+    counts = {r: sum(e["result"] == r for e in entries) for r in ("won", "drew", "lost")}
+    assert re.search(rf"W\s+{counts['won']} D\s+{counts['drew']} L\s+{counts['lost']}\b", summary), summary
