@@ -267,6 +267,11 @@ def play(
     return game
 
 
+def last_result(tally: Tally, seat: str, before: tuple[int, int]) -> str:
+    """won/drew/lost for ``seat`` in the game just tallied, from its wins and the draws ``before`` it."""
+    return "won" if tally.wins[seat] > before[0] else "drew" if tally.draws > before[1] else "lost"
+
+
 def line(label: str, tally: Tally, seat: str) -> str:
     """A row: games, wins/draws/losses for ``seat``, its share of decided games, self-harm, timings."""
     w = tally.wins[seat]
@@ -315,14 +320,14 @@ def run_rows(rows: list[tuple[str, str, str | None, dict[str, str], dict[str, An
         for i in range(games):
             if i and time.perf_counter() - start > seconds:
                 break
-            won, drew, harmed = tally.wins[focus], tally.draws, tally.harm
+            before, harmed = (tally.wins[focus], tally.draws), tally.harm
             if ruleset == "skirm" and options is None:
                 mission, squads = skirm_rotation(seed0 + i - 10_000)
                 play(ruleset, mission, players, seed0 + i, budgets, tally, squads)
             else:
                 play(ruleset, scenario, players, seed0 + i, budgets, tally, options)
             if ledger is not None:
-                result = "won" if tally.wins[focus] > won else "drew" if tally.draws > drew else "lost"
+                result = last_result(tally, focus, before)
                 print(f"  {label} seed {seed0 + i}: {result}", flush=True)
                 level = players[focus]
                 ledger.record(label, seed0 + i, scenario, result, budgets[level].playouts if level in budgets else None,
@@ -392,7 +397,7 @@ def sides_section(games: int, budgets: dict[str, Budget], only: str = "", seed0:
             else:
                 scenario = scenarios[(seed - SIDES_SEED0) % len(scenarios)]
                 play(ruleset, scenario, players, seed, budgets, tally)
-            result = "won" if tally.wins[seat] > before[0] else "drew" if tally.draws > before[1] else "lost"
+            result = last_result(tally, seat, before)
             print(f"  {label} seed {seed} {scenario}: {result}", flush=True)
             if ledger is not None:
                 ledger.record(label, seed, scenario, result, budgets[level].playouts,
