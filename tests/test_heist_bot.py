@@ -719,7 +719,7 @@ class EventChoiceTaken(AssertionError):
 async def test_members_get_the_event_phase_choice_with_a_game_played_seat(harness: Harness) -> None:
     h = harness
     members = {"p1": ALICE, "p2": BOB}
-    for attempt in range(4):  # heists (seeds 7, 8...) until one has an Event phase the team may act on
+    for attempt in range(8):  # heists (seeds 7, 8...) until one has an Event phase the team may act on
         channel = None if attempt == 0 else h.new_channel()
         await h.slash(
             "game new", user=ALICE, channel=channel, ruleset="heist", scenario=TRIO_HEIST, opponent=BOB
@@ -748,7 +748,7 @@ async def test_members_get_the_event_phase_choice_with_a_game_played_seat(harnes
                 assert set(pinged(reply)) == {ALICE, BOB} - {members[seat]}
                 assert "🤖 p3** `continue`" not in reply.text
                 return
-    raise AssertionError("no Event phase with a team choice came up in four heists")
+    raise AssertionError("no Event phase with a team choice came up in eight heists")
 
 
 # -- a restart in the middle of a heist --------------------------------------------------------------

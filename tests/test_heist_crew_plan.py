@@ -26,10 +26,13 @@ def test_each_server_on_the_way_in_gets_a_character_of_its_own() -> None:
     st = state(game_for("the_dark_horse_job", SEATS4))
     goals = P.crew_goals(st)
     assert set(goals) == set(SEATS4)
-    heading = [next(iter(g)) for g in goals.values()]
-    assert all(len(g) == 1 for g in goals.values())
-    assert heading.count("f1") == 1 and heading.count("f4") == 1
-    assert heading.count("i1") == 2  # the one left over backs up the documents, not a server
+    # The one left over (more hands than places) waits outside to hand its ideas on (Old Friend), rather
+    # than follow another to a server or the documents.
+    outside = [seat for seat, g in goals.items() if g == R.exits(st)]
+    assert len(outside) == 1
+    heading = sorted(next(iter(g)) for seat, g in goals.items() if seat not in outside)
+    assert all(len(goals[seat]) == 1 for seat in goals if seat not in outside)
+    assert heading == ["f1", "f4", "i1"]
 
 
 def test_the_nearest_character_takes_each_place() -> None:
@@ -68,9 +71,12 @@ def test_the_side_channel_crew_lays_its_own_entrance_and_goes_in_by_it() -> None
     tunnels = [t for t in played if t.startswith("tunnel ")]
     assert len(tunnels) == 1
     assert played[0] == tunnels[0]  # the way in first, so that everyone may start by it
-    st = state(game_for("the_side_channel", SEATS4))
-    assert "h8" not in starts.values()
-    assert any(start not in R.exits(st) for start in starts.values())  # a new entrance
+    st = state(planned_by_the_policy("the_side_channel"))
+    going_in = {s: p.pos for s, p in st.players.items() if p.plans}  # one may wait outside (Old Friend)
+    assert len(going_in) >= 3
+    assert "h8" not in going_in.values()
+    printed = R.exits(state(game_for("the_side_channel", SEATS4)))
+    assert any(start not in printed for start in going_in.values())  # a new entrance
 
 
 def test_the_black_box_crew_opens_a_tunnel() -> None:
@@ -395,8 +401,9 @@ def test_nobody_starts_where_every_way_on_is_a_keycard_door_while_another_entran
         assert seat is not None
         game.apply(seat, game.bot_command(seat))
         st = state(game)
-    starts = {s: p.pos for s, p in st.players.items()}
-    assert "f8" not in starts.values(), starts
+    # (one waiting outside to hand its ideas on, with no plan, may stand anywhere outside)
+    starts = {s: p.pos for s, p in st.players.items() if p.plans}
+    assert len(starts) >= 3 and "f8" not in starts.values(), starts
     assert all(R.nbrs(st, pos) for pos in starts.values())
 
 
@@ -634,3 +641,27 @@ def test_a_hard_crew_lays_the_planning_policy_s_plans_so_the_torch_reaches_the_s
     carriers = [p for p in state(game).players.values() if "d8" in p.plans]
     assert carriers
     assert all("e1" in p.plans[p.plans.index("d8") :] for p in carriers), [p.plans for p in carriers]
+
+
+def test_the_one_left_over_waits_outside_and_hands_its_ideas_to_the_documents_carrier() -> None:
+    # The Dark Horse Job has three places (servers f1 and f4, the documents i1) for four characters: the
+    # fourth plans nothing and stays on its entrance, where Old Friend lets it pay 💡💡 for a 💡 to anyone.
+    game = planned_by_the_policy("the_dark_horse_job")
+    st = state(game)
+    outside = [p for p in st.players.values() if not p.plans]
+    assert len(outside) == 1 and R.outdoors(st, outside[0])
+    giver = outside[0]
+    inside = [p for p in st.players.values() if p.plans]
+    carrier, other = inside[0], inside[1]
+    giver.ideas = 4
+    st.tiles["i1"].marks.remove("remote_lock_y")  # both servers stood on
+    carrier.pos = "i1"  # picked up the documents there
+    carrier.loot.append("docs")
+    st.tiles["i1"].loot.remove("docs")
+    carrier.ideas, other.ideas = 0, 5
+    need = R.escape_need(st, carrier)
+    assert need is not None and need > 1  # its run out would fall short
+    options = [c for c in game.legal_commands(giver.seat) if c.verb == "teamwork"]
+    weights = dict(zip((c.args[0] for c in options), P.bot_weights(st, giver.seat, options), strict=True))
+    assert weights[carrier.seat] > 0 and weights[other.seat] == 0  # one with ideas enough gets none
+    assert weights[carrier.seat] == max(weights.values())

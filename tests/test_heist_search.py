@@ -66,6 +66,27 @@ def test_walking_toward_the_documents_and_out_with_them_raises_the_score() -> No
     assert S.crew_score(st) > carrying
 
 
+def test_ideas_in_hand_pay_for_the_run_out_with_the_documents() -> None:
+    # The escape's run goes anywhere and its moves are paid by the runner's ideas, then the last-ditch die
+    # (always at least one): a carrier with ideas need not walk the documents out step by noisy step.
+    st = dark_horse()
+    st.tiles["i1"].marks.remove("remote_lock_y")
+    st.tiles["i1"].loot.remove("docs")
+    p = st.players["p1"]
+    p.pos, p.loot, p.ideas = "i1", ["docs"], 0
+    walked = S.job_steps(st)[0]
+    run = R.escape_need(st, p)
+    assert run is not None and run - 1 < walked  # the run from i1 is shorter than the planned walk back
+    assert S.job_steps(st, escape_ideas=True)[0] == run - 1
+    low = S.crew_score(st)
+    p.ideas = 2
+    assert S.job_steps(st)[0] == walked  # the bench's measure of progress counts walking steps only
+    assert S.job_steps(st, escape_ideas=True)[0] == run - 3
+    assert S.crew_score(st) > low
+    p.ideas = run - 1  # the die's sure 1 does the rest: the documents are as good as out
+    assert S.job_steps(st, escape_ideas=True)[0] == 0
+
+
 def test_a_character_only_reaches_the_tiles_it_planned() -> None:
     planned, unplanned = dark_horse(), dark_horse(plans=ROUTE[:-1])
     for st in (planned, unplanned):

@@ -81,7 +81,7 @@ def test_opening_a_keycard_door_changes_what_the_memoised_walks_answer() -> None
     ("heist", "seed"),
     [
         ("the_side_channel", 2),
-        ("the_proving_grounds", 4),
+        ("the_proving_grounds", 5),
         ("the_hospitality_job", 6),
         ("the_black_box", 8),
     ],

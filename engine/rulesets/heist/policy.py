@@ -347,6 +347,7 @@ def goals_for(st: HeistState, p: Player) -> set[str]:
 
 
 ALARM_NEAR = 6  # event cards left when the crew starts to think of the way out
+MIN_INSIDE = 2  # characters that go in whatever the places dealt; the others may wait outside
 
 
 def usb_meeting(st: HeistState) -> set[str]:
@@ -580,7 +581,16 @@ def deal_goals(st: HeistState) -> dict[str, set[str]]:
     if now is not None and objective and not objective & taken and not planned:
         p = st.players[now]
         goals[now] = {min(sorted(objective), key=lambda n: cost(p, n))}
-    for p in free:
+    left = [p for p in free if p.seat not in goals]
+    crew = R.in_play(st)
+    outside = [q for q in crew if q.ready and not q.plans and q.pos in outs]
+    if planning and left and "old_friend" in st.fixers and len(crew) - len(outside) > MIN_INSIDE:
+        # More hands than places: the last one left over waits outside, thinking quietly and handing its
+        # ideas on (Old Friend) for the escape's moves. Every scripted win of a heist the crews never won
+        # keeps one or two outside; inside, a fourth character walked another's route to the same place,
+        # making a 🔊 or two a round.
+        goals[left[-1].seat] = outs
+    for p in left:
         if p.seat not in goals:
             goals[p.seat] = {min(sorted(targets), key=lambda n: cost(p, n))}
     return goals
@@ -748,6 +758,8 @@ def bot_weights(
             weights[i] = 60 if (done_job or len(st.deck) <= LAST_CARDS) and not on_gates else 0
         elif c.verb == "take":
             weights[i] = 1 if left_for_another(st, p, c.args[0]) else 40
+        elif c.verb == "teamwork":
+            weights[i] = teamwork_weight(st, st.players[c.args[0]])
         elif c.verb == "npc":
             weights[i] = npc_weight(st, c, options)
     acts = [i for i, c in enumerate(options) if c.verb == "act"]
@@ -774,6 +786,19 @@ def bot_weights(
         (w for c, w in zip(options, weights, strict=True) if c.verb not in ("done", "npc")), default=0
     )
     return [(1 if best_other >= 10 else 50) if w == -1 else w for w in weights]
+
+
+def teamwork_weight(st: HeistState, q: Player) -> int:
+    """Old Friend: an idea handed from outside to crewmate ``q``. Most to one carrying loot the objective
+    needs whose escape moves its ideas and the last-ditch die's sure one would not cover; some to one inside
+    with fewer than two ideas to turn its die; none otherwise."""
+    if R.outdoors(st, q):
+        return 0
+    if set(q.loot) & wanted(st) or (q.cash and "cash" in wanted(st)):
+        need = R.escape_need(st, q)
+        if need is not None and need > q.ideas + 1:
+            return 30
+    return 8 if q.ideas < 2 else 0
 
 
 def relay_weight(st: HeistState, p: Player, c: Command) -> int:
@@ -1146,6 +1171,8 @@ def plan_weights(st: HeistState, p: Player, options: list[Command], weights: lis
         if not any(weights):
             weights = [1 if c.verb == "start" else 0 for c in options]
         return weights
+    if waits_outside(st, p):
+        return [50 if c.verb == "ready" else 0 for c in options]
     path = route(st, p, p.pos)
     missing = [n for n in path if n not in p.plans]
     plannable = {c.args[0] for c in options if c.verb == "plan"}
@@ -1160,6 +1187,12 @@ def plan_weights(st: HeistState, p: Player, options: list[Command], weights: lis
     if not any(weights):
         weights = [1 if c.verb in ("ready", "plan") else 0 for c in options]
     return weights
+
+
+def waits_outside(st: HeistState, p: Player) -> bool:
+    """True in planning for a character standing at its entrance whose dealt goal is the way out
+    (:func:`deal_goals`: one left over with no place of its own): it plans no tokens and waits outside."""
+    return st.phase == "plan" and p.pos in R.exits(st) and not p.plans and goals_for(st, p) == R.exits(st)
 
 
 def kept_for_later(st: HeistState, p: Player, starts: list[str]) -> set[str]:

@@ -178,12 +178,15 @@ class _Walks:
         outs: set[str] | None = None,
         opened: frozenset[str] = frozenset(),
         key: P.WalkKey | None = None,
+        escape_ideas: bool = False,
     ) -> None:
         # ``outs``: where loot is carried to, if not the exits (The Final Score Part 1's documents: a hideout);
-        # ``opened``: shut tiles walked through as if open (their opening counted apart)
+        # ``opened``: shut tiles walked through as if open (their opening counted apart);
+        # ``escape_ideas``: a walk out may instead be the escape's run, its moves paid by the walker's ideas
         self.st = st
         self.outs = outs
         self.opened = opened
+        self.escape_ideas = escape_ideas and outs is None
         self._with: dict[frozenset[str], _Walks] = {opened: self}
         self._ways: dict[frozenset[str], tuple[int, frozenset[str]]] = {}
         # Once the escape is called (or on), the crew only runs: nothing more is opened, cracked or freed.
@@ -195,6 +198,9 @@ class _Walks:
         self.out_of: list[dict[str, int]] = []
         self.by_seat: dict[str, int] = {}
         self.held: list[int] = []
+        self.ideas: list[int] = []
+        self.runner: list[tuple[bool, bool]] = []  # the escape's step costs: (There are better ways, keycard)
+        self._runs: dict[tuple[str, bool, bool], int] = {}
         self.allowed: list[set[str] | None] = []
         for p in R.in_play(st):
             if not p.pos:
@@ -205,7 +211,9 @@ class _Walks:
             # A guard on the character's own tile holds it there: one subdue each before its first step.
             held = 0 if A.can_leave(st, p) else R.guards(st, p.pos)
             self.held.append(held)
+            self.ideas.append(p.ideas)
             card = "keycard" in p.loot
+            self.runner.append(("there_are_better_ways" in R.abilities(p), card))
             self.frm.append(
                 _walk(st, {p.pos}, allowed, outward=True, start=held, key=key, keycard=card, opened=opened)
             )
@@ -215,7 +223,7 @@ class _Walks:
     def with_opened(self, opened: frozenset[str]) -> _Walks:
         """The same walks with the shut tiles ``opened`` walked through as if open."""
         if opened not in self._with:
-            self._with[opened] = _Walks(self.st, self.outs, opened, self.key)
+            self._with[opened] = _Walks(self.st, self.outs, opened, self.key, self.escape_ideas)
         return self._with[opened]
 
     def carry(self, seat: str) -> int:
@@ -229,7 +237,27 @@ class _Walks:
             cost, opened = self.open_way({pos})
             if pos in opened:
                 return cost + self.with_opened(opened).carry(seat)
-        return min(FAR, self.held[i] + self.out_of[i].get(pos, FAR))
+        return min(FAR, self.out(i, pos, self.held[i]))
+
+    def out(self, i: int, n: str, held: int = 0) -> int:
+        """Character ``i``'s walk out from ``n`` (``held``: subdues before its first step), or, with
+        ``escape_ideas``, the escape's run from there if that costs less: the run goes anywhere and its moves
+        are paid by the character's ideas, then the last-ditch die, which always covers one; each move
+        beyond counts as a step. Crews walked the documents out step by noisy step, two or three rounds of
+        the deck, where the scripted wins call the escape with ideas in hand."""
+        walk = held + self.out_of[i].get(n, FAR)
+        if not self.escape_ideas:
+            return walk
+        return min(walk, max(0, self.run(n, *self.runner[i]) - self.ideas[i] - 1))
+
+    def run(self, n: str, better: bool, keycard: bool) -> int:
+        """The escape moves from ``n`` to the nearest way out (:func:`rules.escape_paths`; :data:`FAR` with
+        none), memoised for this evaluation."""
+        key = (n, better, keycard)
+        if key not in self._runs:
+            costs, _prev = R.escape_paths(self.st, n, better, keycard)
+            self._runs[key] = min((costs[e] for e in R.escape_goals(self.st) if e in costs), default=FAR)
+        return self._runs[key]
 
     def npc_out(self, n: str) -> int:
         """From ``n`` to the nearest exit, anywhere (NPCs need no plan)."""
@@ -288,11 +316,7 @@ class _Walks:
             return 2.0 * FAR * k
         opening, opened = self.open_way(set(tiles))
         w = self.with_opened(opened)
-        pairs = sorted(
-            (frm.get(n, FAR) + out.get(n, FAR), i, n)
-            for i, (frm, out) in enumerate(zip(w.frm, w.out_of, strict=True))
-            for n in live
-        )
+        pairs = sorted((frm.get(n, FAR) + w.out(i, n), i, n) for i, frm in enumerate(w.frm) for n in live)
         total = 0.0
         used: set[int] = set()
         for cost, i, n in pairs:
@@ -347,14 +371,16 @@ class _Walks:
         return best
 
 
-def job_steps(st: HeistState) -> tuple[float, int]:
+def job_steps(st: HeistState, escape_ideas: bool = False) -> tuple[float, int]:
     """The crew's remaining work as walking steps (an estimate from public facts) and how many parts the
     objective has: each missing piece of loot fetched and carried out (into a hideout for The Final Score
     Part 1's documents; its remote lock or keycard door opened first), the safe reached and cracked, the NPC freed and brought out, a breakout's cell reached.
     Once the escape is called the crew only runs (picking up loot on the way), so whatever still needs a
-    server, keycard, safe or freeing counts as out of reach."""
+    server, keycard, safe or freeing counts as out of reach. ``escape_ideas``: a walk out with the loot may
+    be the escape's run paid by the walker's ideas instead (:meth:`_Walks.out`); without it, the steps are
+    all walked (the bench's measure of progress)."""
     o = R.heist(st).objective
-    w = everywhere = _Walks(st)
+    w = everywhere = _Walks(st, escape_ideas=escape_ideas)
     steps = 0.0
     parts = 0
     inside = R.in_play(st)
@@ -474,7 +500,7 @@ def crew_score(st: HeistState) -> float:
     clock: cards the unfinished actions' noise will throw away count as gone)."""
     if "plan_lost" in st.flags:
         return 0.01
-    steps, _parts = job_steps(st)
+    steps, _parts = job_steps(st, escape_ideas=True)
     work = work_left_score(steps)
     crew = list(st.players.values())
     busted = float(sum(p.status == "busted" for p in crew))
