@@ -223,7 +223,9 @@ class _Walks:
     def with_opened(self, opened: frozenset[str]) -> _Walks:
         """The same walks with the shut tiles ``opened`` walked through as if open."""
         if opened not in self._with:
-            self._with[opened] = _Walks(self.st, self.outs, opened, self.key, self.escape_ideas)
+            walks = _Walks(self.st, self.outs, opened, self.key, self.escape_ideas)
+            walks._runs = self._runs  # the escape's runs go over the board as it stands, whatever is opened
+            self._with[opened] = walks
         return self._with[opened]
 
     def carry(self, seat: str) -> int:
