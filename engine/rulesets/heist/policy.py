@@ -1256,8 +1256,11 @@ def spare_plan(st: HeistState, p: Player, plannable: set[str]) -> str | None:
 
 def best_tunnel(st: HeistState, tunnels: list[str]) -> str | None:
     """The tunnel (``tunnel`` argument) that brings the crew's places (:func:`crew_targets`) nearest to a
-    way in, when it saves at least two steps in all over the exits there are; else None. A printed tunnel
-    opens onto the tiles it borders; an entrance laid against a building hex opens onto that hex only."""
+    way in, when it saves at least two steps in all over the exits there are; else None. Among tunnels that
+    save as much, the one that leaves no place far off (the least sum of squared walks): a hub the crew fans
+    out from in parallel (The Side Channel: d6, between the USB key, the keycard and the guide's door, where
+    the first of four equal tunnels, c5, left the documents seven tiles off). A printed tunnel opens onto the
+    tiles it borders; an entrance laid against a building hex opens onto that hex only."""
     if not tunnels:
         return None
     targets, ways_in = crew_targets(st)
@@ -1269,15 +1272,16 @@ def best_tunnel(st: HeistState, tunnels: list[str]) -> str | None:
     outs = R.exits(st)
     now = sum(min((d.get(e, far) for e in outs), default=far) for d in dist)
     printed = R.board(st).tunnels
-    best, saved = None, 1
+    best, saved = None, (1, 0)
     for t in tunnels:
         doors = [m for m in R.board(st).nbrs.get(t, ()) if R.alive(st, m)] if t in printed else [t]
-        after = 0
+        walks = []
         for d in dist:
             by_exit = min((d.get(e, far) for e in outs), default=far)
-            after += min(by_exit, 1 + min((d.get(m, far) for m in doors), default=far))
-        if now - after > saved:
-            best, saved = t, now - after
+            walks.append(min(by_exit, 1 + min((d.get(m, far) for m in doors), default=far)))
+        gain = (now - sum(walks), -sum(w * w for w in walks))
+        if gain[0] > 1 and gain > saved:
+            best, saved = t, gain
     return best
 
 
