@@ -410,7 +410,7 @@ def test_a_walk_toward_documents_still_locked_counts_less_than_a_step_of_the_key
     for t in st.tiles.values():
         t.chits.clear()
         t.unknown = False
-    carrier, walker = st.players["p1"], st.players["p3"]
+    carrier = st.players["p1"]
     st.tiles["c7"].loot.remove("usb")
     carrier.loot.append("usb")
     carrier.pos = "c7"
