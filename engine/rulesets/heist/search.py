@@ -168,10 +168,6 @@ def _walk_now(
     return dist
 
 
-# With ``overlap``, a walk made while others open the way counts only this share of the shorter of the two.
-OVERLAP = 0.25
-
-
 class _Walks:
     """Each character's walking costs for one evaluation: from where it stands and to the nearest exit,
     over the tiles it may walk on (its planned tiles and the exits; anywhere once the escape is on)."""
@@ -183,19 +179,16 @@ class _Walks:
         opened: frozenset[str] = frozenset(),
         key: P.WalkKey | None = None,
         escape_ideas: bool = False,
-        overlap: bool = False,
     ) -> None:
         # ``outs``: where loot is carried to, if not the exits (The Final Score Part 1's documents: a hideout);
         # ``opened``: shut tiles walked through as if open (their opening counted apart);
-        # ``escape_ideas``: a walk out may instead be the escape's run, its moves paid by the walker's ideas;
-        # ``overlap``: a character's walk toward what is being opened goes on while others open it (:meth:`after`)
+        # ``escape_ideas``: a walk out may instead be the escape's run, its moves paid by the walker's ideas
         self.st = st
         self.outs = outs
         self.opened = opened
         self.escape_ideas = escape_ideas and outs is None
-        self.overlap = overlap
         self._with: dict[frozenset[str], _Walks] = {opened: self}
-        self._ways: dict[frozenset[str], tuple[float, frozenset[str], frozenset[int]]] = {}
+        self._ways: dict[frozenset[str], tuple[int, frozenset[str]]] = {}
         # Once the escape is called (or on), the crew only runs: nothing more is opened, cracked or freed.
         self.running = st.escape_called or st.phase == "escape"
         exits = R.exits(st)
@@ -230,12 +223,12 @@ class _Walks:
     def with_opened(self, opened: frozenset[str]) -> _Walks:
         """The same walks with the shut tiles ``opened`` walked through as if open."""
         if opened not in self._with:
-            walks = _Walks(self.st, self.outs, opened, self.key, self.escape_ideas, self.overlap)
+            walks = _Walks(self.st, self.outs, opened, self.key, self.escape_ideas)
             walks._runs = self._runs  # the escape's runs go over the board as it stands, whatever is opened
             self._with[opened] = walks
         return self._with[opened]
 
-    def carry(self, seat: str) -> float:
+    def carry(self, seat: str) -> int:
         """From where ``seat``'s character stands to the nearest exit."""
         i = self.by_seat.get(seat)
         pos = self.st.players[seat].pos
@@ -274,46 +267,40 @@ class _Walks:
 
     def reach(self, goals: set[str]) -> int:
         """From the nearest character inside to the nearest of ``goals``."""
-        return self.reach_by(goals)[0]
-
-    def reach_by(self, goals: set[str]) -> tuple[int, int]:
-        """:meth:`reach` and the index of the character who walks it (-1: nobody can)."""
-        best = (FAR, -1)
-        for i, frm in enumerate(self.frm):
+        best = FAR
+        for frm in self.frm:
             for g in goals:
-                best = min(best, (frm.get(g, FAR), i))
-        return best if best[0] < FAR else (FAR, -1)
+                best = min(best, frm.get(g, FAR))
+        return best
 
-    def crack(self, safes: set[str]) -> float:
+    def crack(self, safes: set[str]) -> int:
         """Getting the safe's tools onto the safe (:data:`R.SAFE_TOOLS`: only they crack it): a carrier's
         walk there, or a character's to where they lie and on to the safe over its own plan, as the
         carrier's would be once it picks them up (over the board where no plan goes on to the safe;
         :data:`NO_WAY` with none left anywhere), after opening the way to it."""
         cost, opened = self.open_way(safes)
-        who = self.openers(safes)
         w = self.with_opened(opened)
-        carriers = [i for s, i in w.by_seat.items() if set(R.SAFE_TOOLS) & set(self.st.players[s].items)]
+        carriers = [
+            w.frm[i] for s, i in w.by_seat.items() if set(R.SAFE_TOOLS) & set(self.st.players[s].items)
+        ]
         if carriers:
-            return min(self.after(cost, who, i, min((w.frm[i].get(n, FAR) for n in safes), default=FAR))
-                       for i in carriers)  # fmt: skip
+            return cost + min(min((frm.get(n, FAR) for n in safes), default=FAR) for frm in carriers)
         lying = P.tool_places(self.st)
         if not lying:
             return cost + NO_WAY
-        best = float(FAR)
+        best = FAR
         for s, i in w.by_seat.items():
             card = "keycard" in self.st.players[s].loot
             on = _walk(self.st, safes, w.allowed[i], outward=False, key=w.key, keycard=card, opened=opened)
-            walk = min(w.frm[i].get(n, FAR) + on.get(n, FAR) for n in lying)
-            if walk < FAR:
-                best = min(best, self.after(cost, who, i, walk) - cost)
+            best = min(best, min(w.frm[i].get(n, FAR) + on.get(n, FAR) for n in lying))
         return cost + (best if best < FAR else w.bring(lying, safes))
 
-    def fetch(self, tiles: set[str]) -> float:
+    def fetch(self, tiles: set[str]) -> int:
         """Someone walks to one of ``tiles`` (opening it first: its server or keycard) and out again."""
         tiles = {n for n in tiles if R.alive(self.st, n)}
         if not tiles:
             return 2 * FAR
-        best = float(2 * FAR + UNPLANNED)
+        best = 2 * FAR + UNPLANNED
         for n in sorted(tiles):  # one of them, with only its own way opened
             cost, opened = self.open_way({n})
             w = self.with_opened(opened)
@@ -330,13 +317,8 @@ class _Walks:
         if not live:
             return 2.0 * FAR * k
         opening, opened = self.open_way(set(tiles))
-        who = self.openers(set(tiles))
         w = self.with_opened(opened)
-        pairs = sorted(
-            (self.after(opening, who, i, frm.get(n, FAR)) + w.out(i, n) - opening, i, n)
-            for i, frm in enumerate(w.frm)
-            for n in live
-        )
+        pairs = sorted((frm.get(n, FAR) + w.out(i, n), i, n) for i, frm in enumerate(w.frm) for n in live)
         total = 0.0
         used: set[int] = set()
         for cost, i, n in pairs:
@@ -353,7 +335,7 @@ class _Walks:
             total += min(2 * FAR, min(2 * w.free_out.get(n, FAR) for n in left))
         return total + opening
 
-    def open_way(self, tiles: set[str]) -> tuple[float, frozenset[str]]:
+    def open_way(self, tiles: set[str]) -> tuple[int, frozenset[str]]:
         """The walks that open ``tiles`` and the shut tiles they open. Stage by stage from the outermost
         (:func:`policy.opener_stages`), each need on its own: to a server, or to a keycard (or The Side
         Channel's USB key) and on with it to the doors (the guide), walking through what the earlier
@@ -362,81 +344,49 @@ class _Walks:
         asked = frozenset(tiles)
         if asked not in self._ways:
             self._ways[asked] = self._open_way(tiles)
-        cost, opened, _who = self._ways[asked]
-        return cost, opened
+        return self._ways[asked]
 
-    def openers(self, tiles: set[str]) -> frozenset[int]:
-        """The characters (by index) whose walks :meth:`open_way` counts for opening ``tiles``."""
-        self.open_way(tiles)
-        return self._ways[frozenset(tiles)][2]
-
-    def after(self, opening: float, who: frozenset[int], i: int, walk: float) -> float:
-        """Opening the way (``opening``, by the characters ``who``), then character ``i``'s ``walk``: one after
-        the other; or, with ``overlap`` and ``i`` not among ``who``, at the same time: the longer of the two
-        plus :data:`OVERLAP` of the shorter (the walk still costs noise). The plain sum scored a crewmate's
-        steps toward the locked documents like steps of the key's carrier, so crews spent the clock's noise
-        on steps that did not bring the end nearer (The Side Channel)."""
-        if not self.overlap or i in who or not opening:
-            return opening + walk
-        return max(opening, walk) + OVERLAP * min(opening, walk)
-
-    def _open_way(self, tiles: set[str]) -> tuple[float, frozenset[str], frozenset[int]]:
+    def _open_way(self, tiles: set[str]) -> tuple[int, frozenset[str]]:
         stages = P.opener_stages(self.st, tiles)
         if not stages:
-            return 0, frozenset(), frozenset()
+            return 0, frozenset()
         if self.running:
-            return 2 * FAR, frozenset(), frozenset()
-        total = 0.0
+            return 2 * FAR, frozenset()
+        total = 0
         opened = self.opened
-        who: frozenset[int] = frozenset()
         for needs, opens in reversed(stages):
             w = self.with_opened(opened)
             for places, to in needs:
-                if not places:
-                    total += NO_WAY
-                    continue
-                fetch, onward, i = w.bring_by(places, to)
-                # a later stage's carrier may fetch its key while the earlier stages open its way
-                total = self.after(total, who, i, fetch) + onward
-                who = who | {i} if i >= 0 else who
+                total += NO_WAY if not places else w.bring(places, to)
             opened = opened | frozenset(opens)
-        return total, opened, who
+        return total, opened
 
     def bring(self, places: set[str], to: set[str]) -> int:
         """From the nearest character inside to one of ``places`` (:data:`UNPLANNED` if none can), and on
         from there to the nearest of ``to``, if any (over the board as it stands, anywhere: a planned way is
         the carrier's own affair; keycard doors on the way are their own need)."""
-        fetch, onward, _who = self.bring_by(places, to)
-        return fetch + onward
-
-    def bring_by(self, places: set[str], to: set[str]) -> tuple[int, int, int]:
-        """:meth:`bring` as its two walks (to the place, on to ``to``) and the index of the character who makes
-        them (-1: nobody can)."""
         onward = _walk(self.st, to, None, outward=False, key=self.key, keycard=True) if to else {}
-        best = (UNPLANNED, FAR if to else 0, -1)
-        for i, frm in enumerate(self.frm):
-            for n in sorted(places):
-                pair = (frm.get(n, UNPLANNED), onward.get(n, FAR) if to else 0, i)
-                if pair[0] + pair[1] < best[0] + best[1]:
-                    best = pair
+        best = UNPLANNED + (FAR if to else 0)
+        for frm in self.frm:
+            for n in places:
+                best = min(best, frm.get(n, UNPLANNED) + (onward.get(n, FAR) if to else 0))
         return best
 
 
-def job_steps(st: HeistState, escape_ideas: bool = False, overlap: bool = False) -> tuple[float, int]:
+def job_steps(st: HeistState, escape_ideas: bool = False) -> tuple[float, int]:
     """The crew's remaining work as walking steps (an estimate from public facts) and how many parts the
     objective has: each missing piece of loot fetched and carried out (into a hideout for The Final Score
     Part 1's documents; its remote lock or keycard door opened first), the safe reached and cracked, the NPC freed and brought out, a breakout's cell reached.
     Once the escape is called the crew only runs (picking up loot on the way), so whatever still needs a
     server, keycard, safe or freeing counts as out of reach. ``escape_ideas``: a walk out with the loot may
     be the escape's run paid by the walker's ideas instead (:meth:`_Walks.out`); without it, the steps are
-    all walked (the bench's measure of progress). ``overlap``: a walk toward what others are opening counts
-    as going on at the same time (:meth:`_Walks.after`); without it, one after the other."""
+    all walked (the bench's measure of progress)."""
     o = R.heist(st).objective
-    w = everywhere = _Walks(st, escape_ideas=escape_ideas, overlap=overlap)
+    w = everywhere = _Walks(st, escape_ideas=escape_ideas)
     steps = 0.0
     parts = 0
     inside = R.in_play(st)
-    hidden = _Walks(st, R.hideouts(st), overlap=overlap) if o.special == "docs_in_hideout" else w
+    hidden = _Walks(st, R.hideouts(st)) if o.special == "docs_in_hideout" else w
     for kind, need in (("docs", o.docs), ("jewel", o.jewels), ("cash", o.cash_k)):
         if not need:
             continue
@@ -496,8 +446,7 @@ def job_steps(st: HeistState, escape_ideas: bool = False, overlap: bool = False)
                     # server stood on, the guard on its tile subdued), unless guards lead it (The Safehouse
                     # Rescue): someone must reach her.
                     visit = not n.active and (n.kind != "prisoner" or R.guards(st, n.pos) > 0 or moving)
-                    walk, i = freed.reach_by({n.pos}) if visit else (0, -1)
-                    cost = w.after(opening, w.openers({n.pos}), i, walk) + freed.npc_out(n.pos)
+                    cost = float(opening + freed.npc_out(n.pos) + (freed.reach({n.pos}) if visit else 0))
                 costs.append(cost)
             steps += min(costs, default=2.0 * FAR)
     if o.characters_escape:
@@ -535,7 +484,6 @@ def cards_owed(st: HeistState) -> float:
     return out
 
 
-OVERLAP_IN_SCORE = True  # crew_score counts walks made while others open the way as overlapping
 WORK_SCALE = 60.0  # steps of work the score counts down from, a step at a time
 WORK_TAIL = 40.0  # beyond this many steps the score falls off more gently and never reaches 0
 
@@ -554,7 +502,7 @@ def crew_score(st: HeistState) -> float:
     clock: cards the unfinished actions' noise will throw away count as gone)."""
     if "plan_lost" in st.flags:
         return 0.01
-    steps, _parts = job_steps(st, escape_ideas=True, overlap=OVERLAP_IN_SCORE)
+    steps, _parts = job_steps(st, escape_ideas=True)
     work = work_left_score(steps)
     crew = list(st.players.values())
     busted = float(sum(p.status == "busted" for p in crew))
