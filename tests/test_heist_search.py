@@ -176,6 +176,23 @@ def test_the_search_never_drops_what_it_picked_up_nor_changes_its_start() -> Non
     assert not any(c.verb == "start" for c in searched_commands(planning.ruleset, planning.state, "p1"))
 
 
+
+def test_the_search_never_has_an_npc_drop_what_it_holds() -> None:
+    # A normal crew searching without rollouts had The Side Channel's guide take and drop the USB key in turn
+    # for over 500 commands (seed 20064): each pair leads back to the position it left.
+    game, st = started("the_side_channel", seats=SEATS4, pos={"p1": "h8", "p2": "h8", "p3": "h8", "p4": "h8"})
+    guide = st.npcs[0]
+    st.tiles[guide.pos].loot.append("usb")
+    game.apply("p1", "npc take usb")
+    assert guide.loot == ["usb"]
+    options = game.legal_commands("p1")
+    assert "npc drop usb" in {c.text for c in options}  # a player may still have the guide drop it
+    assert "npc drop usb" not in {c.text for c in searched_commands(game.ruleset, st, "p1")}
+    budget = level_budget("hard", "heist", 30)
+    assert budget is not None
+    result = Searcher(game.ruleset, budget).choose(st, "p1", seed=1, options=options)
+    assert result.command.text != "npc drop usb" and "npc drop usb" not in result.visits
+
 def open_route(st: HeistState) -> None:
     """Nothing on the route's tiles: no unknown chits, locks, guards or cameras."""
     for n in ROUTE[:-1]:
