@@ -176,7 +176,6 @@ def test_the_search_never_drops_what_it_picked_up_nor_changes_its_start() -> Non
     assert not any(c.verb == "start" for c in searched_commands(planning.ruleset, planning.state, "p1"))
 
 
-
 def test_the_search_never_has_an_npc_drop_what_it_holds() -> None:
     # A normal crew searching without rollouts had The Side Channel's guide take and drop the USB key in turn
     # for over 500 commands (seed 20064): each pair leads back to the position it left.
@@ -192,6 +191,7 @@ def test_the_search_never_has_an_npc_drop_what_it_holds() -> None:
     assert budget is not None
     result = Searcher(game.ruleset, budget).choose(st, "p1", seed=1, options=options)
     assert result.command.text != "npc drop usb" and "npc drop usb" not in result.visits
+
 
 def open_route(st: HeistState) -> None:
     """Nothing on the route's tiles: no unknown chits, locks, guards or cameras."""
