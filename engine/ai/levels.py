@@ -28,7 +28,7 @@ LEVELS: dict[str, Budget | None] = {
 # ESCAPE: no rollout at all. Its evaluation (walks against the movement left, wounds, I.S.C. fighters in
 # reach) is smooth, and random rollouts only blur a step's worth of progress in noise.
 # The heist: no rollout either. Its evaluation walks the work left over the board as it stands; rollouts
-# of the policy cost two thirds of a decision and left hard crews further from done (docs/ai.md).
+# of the policy cost two thirds of a decision and left hard crews no nearer done (docs/ai.md).
 # Escape Path: 6 commands weighted by the policy (below) are about one figure's activation.
 ROLLOUT_DEPTH = {"skirm": 6, "escape": 0, "heist": 0, "escapepath": 6}
 # First-play urgency per ruleset (see Budget.fpu_reduction; others keep 0.5). ESCAPE's evaluation sits
