@@ -679,3 +679,14 @@ def test_the_one_left_over_waits_outside_and_hands_its_ideas_to_the_documents_ca
     weights = dict(zip((c.args[0] for c in options), P.bot_weights(st, giver.seat, options), strict=True))
     assert weights[carrier.seat] > 0 and weights[other.seat] == 0  # one with ideas enough gets none
     assert weights[carrier.seat] == max(weights.values())
+
+
+def test_a_planned_walk_takes_the_cheaper_of_two_equally_long_ways() -> None:
+    # The Startup Job: from f4 the keycard at f2 is two steps away through f3 (a guard and a lock) or g3
+    # (two locks). Both lie one step from f2, and the walk went on to the first by name: f3, with its guard.
+    st = state(game_for("the_startup_job", SEATS4))
+    assert P.hazard(st, "f3") > P.hazard(st, "g3") > 0
+    assert P.walk_legs(st, "f4", [{"f2"}]) == ["g3", "f2"]
+    planned = planned_by_the_policy("the_startup_job", seed=20064)
+    plans = [p.plans for p in state(planned).players.values() if "f2" in p.plans]
+    assert plans and all("g3" in plan[: plan.index("f2")] for plan in plans), plans

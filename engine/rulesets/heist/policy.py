@@ -647,7 +647,11 @@ def walk_legs(st: HeistState, start: str, legs: list[set[str]]) -> list[str]:
             late.pop()
             d = distances(st, leg, avoid=frozenset(late))
         while cur in d and d[cur] > 0:
-            nxt = min((m for m in R.nbrs(st, cur) if m in d and d[m] < d[cur]), default=None)
+            # The neighbour a cheapest walk goes on to (its cost to the leg plus entering it), not any
+            # nearer one: from f4 in The Startup Job, f3 (a guard and a lock) and g3 (two locks) both
+            # lie a step from the keycard at f2, and the plans took f3 by its name.
+            ahead = [m for m in R.nbrs(st, cur) if m in d and d[m] < d[cur]]
+            nxt = min(ahead, key=lambda m: (d[m] + (1 + hazard(st, m) if d[m] else 1), m), default=None)
             if nxt is None:
                 break
             path.append(nxt)
