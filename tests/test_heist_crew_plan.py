@@ -690,3 +690,25 @@ def test_a_planned_walk_takes_the_cheaper_of_two_equally_long_ways() -> None:
     planned = planned_by_the_policy("the_startup_job", seed=20064)
     plans = [p.plans for p in state(planned).players.values() if "f2" in p.plans]
     assert plans and all("g3" in plan[: plan.index("f2")] for plan in plans), plans
+
+
+def test_a_keycard_no_single_plan_can_bring_to_its_door_is_relayed() -> None:
+    # The Startup Job: the vault door b2 is ten tiles from the g8 entrance by way of the keycard at f2, and
+    # the longest planning memory is nine. The fetcher's plan stopped short of the door, and nobody's plan
+    # met it: no crew could open the vault. A crewmate with no place of its own now plans to meet the
+    # keycard on the fetcher's plan and carry it on to the door.
+    for seed in (20064, 20065):
+        st = state(planned_by_the_policy("the_startup_job", seed=seed))
+        sides = P.door_sides(st)
+        fetcher = next(p for p in st.players.values() if "f2" in p.plans)
+        onward = fetcher.plans[fetcher.plans.index("f2") :]
+        assert not sides & set(onward)  # its memory runs out before the door
+        relays = [
+            p
+            for p in st.players.values()
+            if p is not fetcher and any(P.carries_on(p, m, sides) for m in onward)
+        ]
+        assert relays, [p.plans for p in st.players.values()]
+        # and the documents' own runner goes through the door once it is open
+        assert any("c1" in p.plans for p in st.players.values())
+        assert P.keycard_relay(st) == set()  # planning is over: no relay asked for

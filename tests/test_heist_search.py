@@ -13,7 +13,7 @@ from engine.rulesets.heist import campaign
 from engine.rulesets.heist import policy as P
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist import search as S
-from engine.rulesets.heist.state import Chit, HeistState
+from engine.rulesets.heist.state import Chit, HeistState, copy_state
 from tests.heist_helpers import SEATS4, game_for, planned_by_the_game, put, skip_planning, started, state
 
 # The Dark Horse Job: the documents lie on i1 behind remote lock Y; server Y (f4) lies behind remote lock X
@@ -563,3 +563,43 @@ def test_a_prisoner_freed_by_its_server_needs_nobody_at_its_side() -> None:
     opening, opened = w.open_way({"e2"})
     assert opening > 0 and "e2" in opened
     assert S.job_steps(st)[0] == opening + w.with_opened(opened).npc_out("e2")
+
+
+def test_a_keycard_counts_the_walk_over_the_plans_that_carry_it_to_its_door() -> None:
+    # The Startup Job: the keycard (f2) goes to the vault door (b2) only over planned tiles, handed on where
+    # the fetcher's plan meets a crewmate's. Over the board as it stands, the count saw a way the plans did
+    # not allow, and a crew whose plans could never open the vault scored as if they could.
+    game = new_game("heist", scenario="the_startup_job", seats=dict.fromkeys(SEATS4), seed=20064)
+    plans = {
+        "p1": "g8 g7 f6 f5 f4 g3 f2 f3 e3",  # the fetcher: its memory (8) ends at e3
+        "p2": "g8 g7 f6 f5 e4 e3 d3 c3",  # meets it at e3 and takes it on to c3, beside the door
+        "p3": "e9 d8 d7 c6 c5 b4 b3 b2 c1",  # the documents
+        "p4": "e9",
+    }
+    for seat, words in plans.items():
+        start, *tiles = words.split()
+        for t in tiles:
+            game.apply(seat, f"plan {t}")
+        game.apply(seat, f"start {start}")
+    for seat in SEATS4:
+        game.apply(seat, "ready")
+    relayed = state(game)
+    walks = S._Walks(relayed)
+    with_relay = walks.bring({"f2"}, {"b2"})
+    alone = copy_state(relayed)
+    alone.players["p2"].plans = ["g7"]  # nobody meets the fetcher: the keycard never reaches the door
+    assert S._Walks(alone).bring({"f2"}, {"b2"}) >= with_relay + S.FAR // 2
+    assert S.job_steps(alone)[0] > S.job_steps(relayed)[0]
+    assert S.crew_score(alone) < S.crew_score(relayed)
+    # the relay's walk to the meeting tile counts: a step toward it is a step of work done
+    relayed.players["p2"].pos = "g7"
+    assert S._Walks(relayed).bring({"f2"}, {"b2"}) < with_relay
+    # met at e3, the fetcher hands it on before its action ends: held by the one who takes it on, it is
+    # nearer the door than held by one that can go no further
+    relayed.players["p1"].pos = relayed.players["p2"].pos = "e3"
+    relayed.tiles["f2"].loot.remove("keycard")
+    relayed.players["p1"].loot.append("keycard")
+    held = S.crew_score(relayed)
+    relayed.players["p1"].loot.remove("keycard")
+    relayed.players["p2"].loot.append("keycard")
+    assert S.crew_score(relayed) > held

@@ -590,10 +590,41 @@ def deal_goals(st: HeistState) -> dict[str, set[str]]:
         # keeps one or two outside; inside, a fourth character walked another's route to the same place,
         # making a 🔊 or two a round.
         goals[left[-1].seat] = outs
+    relay = keycard_relay(st) if planning else set()
+    if relay and now is not None and now in {p.seat for p in left} and goals.get(now) != outs:
+        # The keycard's fetcher cannot carry it to the door on its own plan: the one planning now, with no
+        # place of its own, plans to meet it and carry it on (:func:`keycard_relay`).
+        goals[now] = relay
     for p in left:
         if p.seat not in goals:
             goals[p.seat] = {min(sorted(targets), key=lambda n: cost(p, n))}
     return goals
+
+
+def keycard_relay(st: HeistState) -> set[str]:
+    """In planning, where a crewmate must meet the keycard to carry it on to the keycard door, when the
+    finished plan that fetches it stops short of every tile beside the door (its planning memory spent)
+    and no other finished plan takes it on from there: the tile of the fetcher's plan, from the keycard
+    on, nearest the door. Empty when no relay is needed. The Startup Job's keycard (f2) is ten tiles from
+    the g8 entrance by way of the vault door (b2); the longest memory is nine, and no plan met the fetcher's,
+    so nobody could ever open the vault."""
+    if st.phase != "plan":
+        return set()
+    sides = door_sides(st)
+    lying = [n for n, t in st.tiles.items() if "keycard" in t.loot and R.alive(st, n)]
+    if not sides or not lying:
+        return set()
+    planned = [q for q in R.in_play(st) if q.ready and q.plans]
+    for n in lying:
+        for fetcher in (q for q in planned if n in q.plans):
+            onward = fetcher.plans[fetcher.plans.index(n) :]
+            if sides & set(onward):
+                return set()
+            if any(carries_on(q, m, sides) for q in planned if q is not fetcher for m in onward):
+                return set()
+            near = distances(st, sides)
+            return {min(onward, key=lambda m: (near.get(m, 999), onward.index(m)))}
+    return set()
 
 
 def route(st: HeistState, p: Player, start: str) -> list[str]:
@@ -603,7 +634,7 @@ def route(st: HeistState, p: Player, start: str) -> list[str]:
     deck shuts before the walk would be through it, where a way round exists (:func:`late_gates`)."""
     goal = goals_for(st, p)
     legs = [goal]
-    if any("keycard" in st.tiles[n].loot for n in goal if n in st.tiles):
+    if any("keycard" in st.tiles[n].loot for n in goal if n in st.tiles) or goal == keycard_relay(st):
         legs.append(door_sides(st))
     if any("usb" in st.tiles[n].loot for n in goal if n in st.tiles):
         legs.append(usb_meeting(st))  # The Side Channel: on to the guide with the key

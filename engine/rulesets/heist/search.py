@@ -50,6 +50,8 @@ NO_WAY = 10 * FAR  # a lock nothing left can open: the job is as good as lost
 # documents' own tile for one character, the keycard and the USB key beyond it, and the other three behind
 # the keycard door: a deadlock it scored above a plan that works.
 UNPLANNED = 2 * FAR
+HANDOVER = 1  # what handing a keycard (or a safe's tools, the USB key) on to a crewmate adds to its way
+HANDED = frozenset({"keycard", "usb"})
 
 
 def _cost(st: HeistState, n: str) -> int:
@@ -318,7 +320,11 @@ class _Walks:
             return 2.0 * FAR * k
         opening, opened = self.open_way(set(tiles))
         w = self.with_opened(opened)
-        pairs = sorted((frm.get(n, FAR) + w.out(i, n), i, n) for i, frm in enumerate(w.frm) for n in live)
+        # off a character's plan a piece is all but out of its reach (plans are fixed), however short the
+        # escape's run from there would be with the keycard it carries
+        pairs = sorted(
+            (frm.get(n, UNPLANNED) + w.out(i, n), i, n) for i, frm in enumerate(w.frm) for n in live
+        )
         total = 0.0
         used: set[int] = set()
         for cost, i, n in pairs:
@@ -363,14 +369,56 @@ class _Walks:
 
     def bring(self, places: set[str], to: set[str]) -> int:
         """From the nearest character inside to one of ``places`` (:data:`UNPLANNED` if none can), and on
-        from there to the nearest of ``to``, if any (over the board as it stands, anywhere: a planned way is
-        the carrier's own affair; keycard doors on the way are their own need)."""
-        onward = _walk(self.st, to, None, outward=False, key=self.key, keycard=True) if to else {}
-        best = UNPLANNED + (FAR if to else 0)
-        for frm in self.frm:
+        from there to the nearest of ``to``, if any: over the carrier's own plan (:meth:`carry_to`), or
+        handed on where its plan meets a crewmate's that goes on there."""
+        if not to:
+            best = UNPLANNED
+            for frm in self.frm:
+                for n in places:
+                    best = min(best, frm.get(n, UNPLANNED))
+            return best
+        best = UNPLANNED + FAR
+        onward = [self.carry_to(i, to) for i in range(len(self.frm))]
+        holders = {  # characters carrying what opens the way (a keycard, the USB key, a safe's tools)
+            i
+            for seat, i in self.by_seat.items()
+            if set(self.st.players[seat].loot) & HANDED
+            or set(self.st.players[seat].items) & set(R.SAFE_TOOLS)
+        }
+        for i, frm in enumerate(self.frm):
             for n in places:
-                best = min(best, frm.get(n, UNPLANNED) + (onward.get(n, FAR) if to else 0))
+                fetch = frm.get(n, UNPLANNED)
+                if i not in holders and any(
+                    self.st.players[s].pos == n for s, k in self.by_seat.items() if k in holders
+                ):
+                    fetch += HANDOVER  # taken from the crewmate who carries it
+                if fetch >= best:
+                    continue
+                best = min(best, fetch + onward[i].get(n, UNPLANNED))
+                if len(self.frm) < 2:
+                    continue
+                # handed on: carried over its own plan to a tile of another's, which walks there and on. The
+                # hand-over counts a step, so that the carrier hands it on (or leaves it there) rather than
+                # ends its action still holding it, out of reach of the crewmate who must take it on.
+                along = _walk(self.st, {n}, self.allowed[i], outward=True, key=self.key, keycard=True)
+                for j, meets in enumerate(self.frm):
+                    if j == i:
+                        continue
+                    for m, carried in along.items():
+                        if m in onward[j] and m in meets:
+                            best = min(best, fetch + carried + meets[m] + onward[j][m] + HANDOVER)
         return best
+
+    def carry_to(self, i: int, to: set[str]) -> dict[str, int]:
+        """Character ``i``'s walk from every tile of its plan to ``to`` (onto one of them, or beside one:
+        a keycard door opens to a carrier next to it) over its own plan, carrying the keycard."""
+        allowed = self.allowed[i]
+        if allowed is None:
+            return _walk(self.st, to, None, outward=False, key=self.key, keycard=True)
+        sides = {m for n in to for m in R.neighbour_table(self.st).get(n, ())} - to
+        onto = _walk(self.st, to, allowed, outward=False, key=self.key, keycard=True)
+        beside = _walk(self.st, sides, allowed, outward=False, start=1, key=self.key, keycard=True)
+        return {n: min(onto.get(n, FAR), beside.get(n, FAR)) for n in {*onto, *beside}}
 
 
 def job_steps(st: HeistState, escape_ideas: bool = False) -> tuple[float, int]:
