@@ -453,6 +453,11 @@ def planned(tunnel: str, plans: dict[str, str]) -> HeistState:
         "heist", scenario="the_side_channel", seats=dict.fromkeys(SEATS4), options={"campaign": {"*": record}}
     )
     game.apply("p1", f"tunnel {tunnel}")
+    return lay_plans(game, plans)
+
+
+def lay_plans(game: Game, plans: dict[str, str]) -> HeistState:
+    """Each seat's ``start hex plans...`` laid through public commands, then everyone ready: round 1."""
     for seat, words in plans.items():
         start, *tiles = words.split()
         for t in tiles:
@@ -492,19 +497,12 @@ def test_the_walk_to_a_hostage_far_behind_a_keycard_door_counts_every_step() -> 
     # stood still while the crew closed in, and hard crews ended their heists with 31-32 steps left. The
     # plans are those the planning policy laid then (its walks now take cheaper ways: 32 steps).
     game = new_game("heist", scenario="the_hospitality_job", seats=dict.fromkeys(SEATS4), seed=1)
-    for seat, words in {
+    st = lay_plans(game, {
         "p1": "h10 h9 g8 g7 f6 g5 g4 h4 i4",
         "p2": "a8 b8 c8 d7 e7 e6 e5 e4",
         "p3": "a8 b8 c8 d7 e7 e6 e8 f6 g5 f4",
         "p4": "h10 h9 g8 h7 g7 f6 e6",
-    }.items():
-        start, *tiles = words.split()
-        for t in tiles:
-            game.apply(seat, f"plan {t}")
-        game.apply(seat, f"start {start}")
-    for seat in SEATS4:
-        game.apply(seat, "ready")
-    st = state(game)
+    })  # fmt: skip
     steps, _parts = S.job_steps(st)
     assert steps > 2 * S.FAR
     base = S.crew_score(st)
@@ -570,20 +568,12 @@ def test_a_keycard_counts_the_walk_over_the_plans_that_carry_it_to_its_door() ->
     # the fetcher's plan meets a crewmate's. Over the board as it stands, the count saw a way the plans did
     # not allow, and a crew whose plans could never open the vault scored as if they could.
     game = new_game("heist", scenario="the_startup_job", seats=dict.fromkeys(SEATS4), seed=20064)
-    plans = {
+    relayed = lay_plans(game, {
         "p1": "g8 g7 f6 f5 f4 g3 f2 f3 e3",  # the fetcher: its memory (8) ends at e3
         "p2": "g8 g7 f6 f5 e4 e3 d3 c3",  # meets it at e3 and takes it on to c3, beside the door
         "p3": "e9 d8 d7 c6 c5 b4 b3 b2 c1",  # the documents
         "p4": "e9",
-    }
-    for seat, words in plans.items():
-        start, *tiles = words.split()
-        for t in tiles:
-            game.apply(seat, f"plan {t}")
-        game.apply(seat, f"start {start}")
-    for seat in SEATS4:
-        game.apply(seat, "ready")
-    relayed = state(game)
+    })  # fmt: skip
     walks = S._Walks(relayed)
     with_relay = walks.bring({"f2"}, {"b2"})
     alone = copy_state(relayed)
