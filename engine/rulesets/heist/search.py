@@ -380,7 +380,7 @@ class _Walks:
         best = UNPLANNED + FAR
         onward = [self.carry_to(i, to) for i in range(len(self.frm))]
         holders = {  # characters carrying what opens the way (a keycard, the USB key, a safe's tools)
-            i
+            i: self.st.players[seat].pos
             for seat, i in self.by_seat.items()
             if set(self.st.players[seat].loot) & HANDED
             or set(self.st.players[seat].items) & set(R.SAFE_TOOLS)
@@ -388,9 +388,7 @@ class _Walks:
         for i, frm in enumerate(self.frm):
             for n in places:
                 fetch = frm.get(n, UNPLANNED)
-                if i not in holders and any(
-                    self.st.players[s].pos == n for s, k in self.by_seat.items() if k in holders
-                ):
+                if i not in holders and n in holders.values():
                     fetch += HANDOVER  # taken from the crewmate who carries it
                 if fetch >= best:
                     continue
@@ -410,8 +408,9 @@ class _Walks:
         return best
 
     def carry_to(self, i: int, to: set[str]) -> dict[str, int]:
-        """Character ``i``'s walk from every tile of its plan to ``to`` (onto one of them, or beside one:
-        a keycard door opens to a carrier next to it) over its own plan, carrying the keycard."""
+        """Character ``i``'s walk from every tile of its plan to ``to`` over its own plan, carrying the
+        keycard: onto one of them, or to a tile beside one at a step more (a keycard door opens to a carrier
+        next to it, and The Side Channel's guide walks to the USB key's carrier)."""
         allowed = self.allowed[i]
         if allowed is None:
             return _walk(self.st, to, None, outward=False, key=self.key, keycard=True)
