@@ -514,6 +514,33 @@ def test_the_walk_to_a_hostage_far_behind_a_keycard_door_counts_every_step() -> 
     assert S.crew_score(st) > base
 
 
+def test_one_who_knows_better_ways_is_held_for_an_idea_however_many_guards_hold_her() -> None:
+    # Iceheart never subdues: an idea slips her past every guard and dog on her tile for the round. On The
+    # Proving Grounds (seed 20097) she stood with the torch under a guard and dogs, no idea in hand, while
+    # the evaluation counted subdues she could never make, and nobody handed her an idea.
+    st = planned_by_the_game("the_proving_grounds")
+    bearer = next(p for p in st.players.values() if "there_are_better_ways" in R.abilities(p))
+    bearer.items.append("plasma_torch")
+    st.tiles["d8"].loot.remove("item:plasma_torch")
+    bearer.pos = "d6"
+    bearer.ideas = 1
+    free = S.job_steps(st)[0]
+    for kind in ("guard", "dog", "dog"):
+        put(st, "d6", kind)
+    with_idea = S.job_steps(st)[0]
+    bearer.ideas = 0
+    without = S.job_steps(st)[0]
+    assert with_idea > free and without - free == pytest.approx(2 * (with_idea - free))  # an idea, then two
+    # Anyone else with the torch there has the guard and both dogs to subdue.
+    other = next(p for p in st.players.values() if p is not bearer)
+    other.plans, other.pos, other.items = list(bearer.plans), "d6", ["plasma_torch"]
+    bearer.pos, bearer.items = "c7", []
+    held = S.job_steps(st)[0]
+    for chit in st.tiles["d6"].chits:
+        chit.active = False
+    assert held - S.job_steps(st)[0] == pytest.approx(3 * (with_idea - free))
+
+
 def test_the_safe_counts_its_tools_fetched_then_carried_to_it() -> None:
     # The Proving Grounds: only the Plasma Torch (d8) cracks the safe (e1). The count of the work walked the
     # nearest character to the safe, torch or none, so picking the torch up scored nothing.

@@ -212,10 +212,18 @@ class _Walks:
             self.allowed.append(allowed)
             # A guard on the character's own tile holds it there: one subdue each before its first step.
             held = 0 if A.can_leave(st, p) else R.guards(st, p.pos)
+            better = "there_are_better_ways" in R.abilities(p)
+            if held and better and not R.imprisoning(st, p.pos):
+                # There are better ways: she never subdues, but an idea slips her past them all this round (a
+                # step's worth, and one more to think it up or be handed it when she has none). Counted as
+                # subdues, Iceheart's guard and three dogs on The Proving Grounds were worth two steps more
+                # than a single dog, though one idea frees her from either; not counted at all while she
+                # held an idea, a move that spent it beside a dog that followed her was worth nothing.
+                held = min(held, 1 if p.ideas else 2)
             self.held.append(held)
             self.ideas.append(p.ideas)
             card = "keycard" in p.loot
-            self.runner.append(("there_are_better_ways" in R.abilities(p), card))
+            self.runner.append((better, card))
             self.frm.append(
                 _walk(st, {p.pos}, allowed, outward=True, start=held, key=key, keycard=card, opened=opened)
             )
