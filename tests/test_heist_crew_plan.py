@@ -734,3 +734,36 @@ def test_each_character_starts_where_its_planning_memory_reaches_its_place() -> 
     assert all(dealt[p.seat] & set(p.plans) for p in planners), {
         p.seat: (dealt[p.seat], p.plans) for p in planners
     }
+
+
+def test_one_held_who_knows_better_ways_gets_the_idea_that_slips_her_free() -> None:
+    # The Proving Grounds (seed 20097): Iceheart, who never subdues, stood with the torch under a guard and a
+    # dog and no idea for a round while the crewmate outside kept its ideas for itself.
+    record = K.levelled_crew(2)
+    game = new_game("heist", scenario="the_proving_grounds", seed=20097, seats=dict.fromkeys(SEATS4),
+                    options={"campaign": {"*": record}})  # fmt: skip
+    st = state(game)
+    while st.phase == "plan":
+        seat = game.next_bot_seat()
+        assert seat is not None
+        game.apply(seat, game.bot_command(seat))
+        st = state(game)
+    giver = next(p for p in st.players.values() if not p.plans)
+    iceheart = next(p for p in st.players.values() if "there_are_better_ways" in R.abilities(p))
+    others = [p for p in st.players.values() if p not in (giver, iceheart)]
+    giver.ideas = 4
+    for p in others:
+        p.ideas = 1  # each would take an idea to turn its die
+        p.pos = next(n for n in p.plans if not st.tiles[n].chits)
+    iceheart.pos, iceheart.ideas = "c3", 0
+    put(st, "c3", "guard")
+    put(st, "c3", "dog")
+
+    def weights() -> dict[str, int]:
+        options = [c for c in game.legal_commands(giver.seat) if c.verb == "teamwork"]
+        return dict(zip((c.args[0] for c in options), P.bot_weights(st, giver.seat, options), strict=True))
+
+    held = weights()
+    assert held[iceheart.seat] > max(held[p.seat] for p in others) > 0
+    iceheart.ideas = 1  # one idea in hand slips her free: she is like the others now
+    assert weights()[iceheart.seat] == max(held[p.seat] for p in others)

@@ -826,9 +826,13 @@ def bot_weights(
 def teamwork_weight(st: HeistState, q: Player) -> int:
     """Old Friend: an idea handed from outside to crewmate ``q``. Most to one carrying loot the objective
     needs whose escape moves its ideas and the last-ditch die's sure one would not cover; some to one inside
-    with fewer than two ideas to turn its die; none otherwise."""
+    with fewer than two ideas to turn its die; none otherwise. As much to one who knows better ways held by
+    a guard with no idea to slip past it: she never subdues, so the idea is her only way on."""
     if R.outdoors(st, q):
         return 0
+    better = "there_are_better_ways" in R.abilities(q)
+    if better and not q.ideas and not q.done and R.guards(st, q.pos) and not A.can_leave(st, q):
+        return 30
     if set(q.loot) & wanted(st) or (q.cash and "cash" in wanted(st)):
         need = R.escape_need(st, q)
         if need is not None and need > q.ideas + 1:
