@@ -50,6 +50,7 @@ NO_WAY = 10 * FAR  # a lock nothing left can open: the job is as good as lost
 # documents' own tile for one character, the keycard and the USB key beyond it, and the other three behind
 # the keycard door: a deadlock it scored above a plan that works.
 UNPLANNED = 2 * FAR
+CRACK_STEPS = 3  # what a 🧩 still to make counts as, in walking steps, for a safe's only cracker
 HANDOVER = 1  # what handing a keycard (or a safe's tools, the USB key) on to a crewmate adds to its way
 HANDED = frozenset({"keycard", "usb"})
 
@@ -214,12 +215,12 @@ class _Walks:
             held = 0 if A.can_leave(st, p) else R.guards(st, p.pos)
             better = "there_are_better_ways" in R.abilities(p)
             if held and better and not R.imprisoning(st, p.pos):
-                # There are better ways: she never subdues, but an idea slips her past them all this round (a
-                # step's worth, and one more to think it up or be handed it when she has none). Counted as
-                # subdues, Iceheart's guard and three dogs on The Proving Grounds were worth two steps more
-                # than a single dog, though one idea frees her from either; not counted at all while she
-                # held an idea, a move that spent it beside a dog that followed her was worth nothing.
-                held = min(held, 1 if p.ideas else 2)
+                # There are better ways: she never subdues, but an idea slips her past them all this round.
+                # Counted as subdues, Iceheart's guard and three dogs on The Proving Grounds were worth two
+                # steps more than a single dog, though one idea frees her from either. Not two while she
+                # has no idea: the dogs follow her, so a move that spends her last idea would count as
+                # going nowhere, and she stood on the torch's tile thinking.
+                held = 1
             self.held.append(held)
             self.ideas.append(p.ideas)
             card = "keycard" in p.loot
@@ -304,6 +305,35 @@ class _Walks:
             on = _walk(self.st, safes, w.allowed[i], outward=False, key=w.key, keycard=card, opened=opened)
             best = min(best, min(w.frm[i].get(n, FAR) + on.get(n, FAR) for n in lying))
         return cost + (best if best < FAR else w.bring(lying, safes))
+
+    def crack_hands(self, safes: set[str], work: float) -> float:
+        """The cracking ``work`` left, shared with the crewmates who will stand by the safe: a Plasma
+        Torch's bearer on the safe turns the 🔓 of characters on or next to its tile into 🧩 too. With
+        ``k`` helpers the work is split ``k + 1`` ways, and the walks of the ``k`` nearest to the safe's
+        side are added (over their plans), taking the ``k`` that costs least. Anything else cracks alone.
+        On The Proving Grounds the crewmates' walks toward the safe counted for nothing, so they stood
+        outside thinking while the gate on their short way shut."""
+        torch = "plasma_torch"
+        carriers = [s for s, i in self.by_seat.items() if torch in self.st.players[s].items]
+        lying = {n for n, t in self.st.tiles.items() if f"item:{torch}" in t.loot and R.alive(self.st, n)}
+        if not carriers and not lying:
+            return work
+        if not carriers:  # who fetches it is the one nearest to it, and not a helper
+            near = min(self.by_seat, key=lambda s: min(self.frm[self.by_seat[s]].get(n, FAR) for n in lying))
+            carriers = [near]
+        beside = set(safes) | {m for n in safes for m in R.nbrs(self.st, n)}
+        walks = sorted(
+            min((self.frm[i].get(n, FAR) for n in beside), default=FAR)
+            for s, i in self.by_seat.items()
+            if s not in carriers
+        )
+        best, walked = work, 0
+        for k, h in enumerate(walks, start=1):
+            if h >= FAR:
+                break
+            walked += h
+            best = min(best, walked + work / (k + 1))
+        return best
 
     def fetch(self, tiles: set[str]) -> int:
         """Someone walks to one of ``tiles`` (opening it first: its server or keycard) and out again."""
@@ -481,7 +511,9 @@ def job_steps(st: HeistState, escape_ideas: bool = False) -> tuple[float, int]:
         if "safe_open" not in st.flags:
             tiles = P.safe_tiles(st)
             left = (safe.cracks if safe is not None else 1) - st.safe
-            steps += 2 * FAR if w.running else w.crack(tiles) + 3 * max(0, left)
+            steps += (
+                2 * FAR if w.running else w.crack(tiles) + w.crack_hands(tiles, CRACK_STEPS * max(0, left))
+            )
     if o.npc_escapes:
         parts += 1
         if not any(n.status == "escaped" for n in st.npcs):
