@@ -767,3 +767,32 @@ def test_one_held_who_knows_better_ways_gets_the_idea_that_slips_her_free() -> N
     assert held[iceheart.seat] > max(held[p.seat] for p in others) > 0
     iceheart.ideas = 1  # one idea in hand slips her free: she is like the others now
     assert weights()[iceheart.seat] == max(held[p.seat] for p in others)
+
+
+def test_one_who_knows_better_ways_slips_off_a_guarded_tile_only_to_move_on() -> None:
+    # The Proving Grounds (seed 20097): Iceheart took the torch at d8, two dogs followed her there, and with a
+    # move left she ended her action held, the idea that would have slipped her free weighed like any other.
+    game = new_game("heist", scenario="the_proving_grounds", seed=20097, seats=dict.fromkeys(SEATS4),
+                    options={"campaign": {"*": K.levelled_crew(2)}})  # fmt: skip
+    st = state(game)
+    while st.phase == "plan":
+        seat = game.next_bot_seat()
+        assert seat is not None
+        game.apply(seat, game.bot_command(seat))
+        st = state(game)
+    iceheart = next(p for p in st.players.values() if "there_are_better_ways" in R.abilities(p))
+    iceheart.pos, iceheart.ideas = "d8", 1
+    iceheart.action, iceheart.left = "sprint", "M"
+    st.tiles["d8"].loot.remove("item:plasma_torch")
+    iceheart.items.append("plasma_torch")  # taken: now for the safe
+    for _ in range(2):
+        put(st, "d8", "dog")
+
+    def weights() -> dict[str, int]:
+        options = game.legal_commands(iceheart.seat)
+        return dict(zip((c.text for c in options), P.bot_weights(st, iceheart.seat, options), strict=True))
+
+    held = weights()
+    assert held["slip"] > held["done"]
+    iceheart.left = "R"  # nothing left to move with: the idea would buy nothing
+    assert weights().get("slip", 0) == 0

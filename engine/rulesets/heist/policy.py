@@ -795,6 +795,8 @@ def bot_weights(
             weights[i] = 1 if left_for_another(st, p, c.args[0]) else 40
         elif c.verb == "teamwork":
             weights[i] = teamwork_weight(st, st.players[c.args[0]])
+        elif c.verb == "slip":
+            weights[i] = slip_weight(st, p, d, here)
         elif c.verb == "npc":
             weights[i] = npc_weight(st, c, options)
     acts = [i for i, c in enumerate(options) if c.verb == "act"]
@@ -821,6 +823,16 @@ def bot_weights(
         (w for c, w in zip(options, weights, strict=True) if c.verb not in ("done", "npc")), default=0
     )
     return [(1 if best_other >= 10 else 50) if w == -1 else w for w in weights]
+
+
+def slip_weight(st: HeistState, p: Player, d: dict[str, int], here: int) -> int:
+    """There are better ways (an idea to leave guarded tiles this round): much when a guard or dog holds the
+    character, its action (if chosen) still has a move and a tile next to it lies nearer on its plan
+    (``d``, from ``here``); nothing otherwise, where the idea would buy nothing. Weighed like any other
+    option, Iceheart took The Proving Grounds' torch from under two dogs and ended her action there, held."""
+    if A.can_leave(st, p) or R.imprisoning(st, p.pos) or (p.action and "M" not in p.left):
+        return 0
+    return 45 if any(d.get(m, here) < here for m in R.nbrs(st, p.pos)) else 0
 
 
 def teamwork_weight(st: HeistState, q: Player) -> int:
