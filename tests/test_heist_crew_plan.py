@@ -714,28 +714,6 @@ def test_a_keycard_no_single_plan_can_bring_to_its_door_is_relayed() -> None:
         assert P.keycard_relay(st) == set()  # planning is over: no relay asked for
 
 
-def test_each_character_starts_where_its_planning_memory_reaches_its_place() -> None:
-    # The Proving Grounds, a crew of level 2 (Semi-Pro). Tiny Mike (7 tokens), dealt the safe e1, started
-    # at g8, nearest by the hazards on the way, ten tiles off (a guard on f8, the only tile next to it), and
-    # his plan stopped at c3; from h4 the safe is five tiles off.
-    game = new_game("heist", scenario="the_proving_grounds", seed=20097, seats=dict.fromkeys(SEATS4),
-                    options={"campaign": {"*": K.levelled_crew(2)}})  # fmt: skip
-    st = state(game)
-    dealt: dict[str, set[str]] = {}
-    while st.phase == "plan":
-        seat = game.next_bot_seat()
-        assert seat is not None
-        if not st.players[seat].pos:
-            dealt[seat] = P.goals_for(st, st.players[seat])
-        game.apply(seat, game.bot_command(seat))
-        st = state(game)
-    planners = [p for p in st.players.values() if p.plans]
-    assert len(planners) == 3
-    assert all(dealt[p.seat] & set(p.plans) for p in planners), {
-        p.seat: (dealt[p.seat], p.plans) for p in planners
-    }
-
-
 def test_one_held_who_knows_better_ways_gets_the_idea_that_slips_her_free() -> None:
     # The Proving Grounds (seed 20097): Iceheart, who never subdues, stood with the torch under a guard and a
     # dog and no idea for a round while the crewmate outside kept its ideas for itself.

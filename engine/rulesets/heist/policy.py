@@ -1215,11 +1215,6 @@ def plan_weights(st: HeistState, p: Player, options: list[Command], weights: lis
             way_on = [e for e in starts if not all(R.sealed(st, m) for m in R.nbrs(st, e))]
             starts = way_on or starts
         starts = [e for e in starts if e not in kept_for_later(st, p, starts)] or starts
-        # From an entrance its planning memory reaches the goal from, where one has room: nearest by
-        # hazards alone, Tiny Mike (7 tokens) started at The Proving Grounds' g8 for the safe e1, ten tiles
-        # off under a guard, rather than h4, five tiles off past a camera, and his plan stopped at c3.
-        limit = A.plan_limit(st, p)
-        starts = [e for e in starts if any(tokens_to(st, e, n) <= limit for n in goal)] or starts
         best = min((d.get(e, 999) for e in starts), default=999)
         for i, c in enumerate(options):
             chosen = c.verb == "start" and c.args[0] in starts and d.get(c.args[0], 999) == best
