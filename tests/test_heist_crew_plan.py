@@ -772,5 +772,12 @@ def test_one_who_knows_better_ways_slips_off_a_guarded_tile_only_to_move_on() ->
 
     held = weights()
     assert held["slip"] > held["done"]
-    iceheart.left = "R"  # nothing left to move with: the idea would buy nothing
+    nearer = [m for m in R.nbrs(st, "d8") if m in iceheart.plans and m != "d8"]
+    for m in nearer:
+        put(st, m, "lock")  # the way on locked: the idea would buy nothing
+    assert weights().get("slip", 0) == 0
+    for m in nearer:
+        st.tiles[m].chits.clear()
+    assert weights()["slip"] == held["slip"]
+    iceheart.left = "R"  # nothing left to move with
     assert weights().get("slip", 0) == 0
