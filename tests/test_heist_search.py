@@ -566,22 +566,22 @@ def test_crewmates_walking_to_the_torch_bearers_side_at_the_safe_count_as_progre
     bearer.items.append("plasma_torch")
     st.tiles["d8"].loot.remove("item:plasma_torch")
     bearer.pos = "e1"
-    helper = next(p for p in st.players.values() if p is not bearer and p.pos and "e2" in p.plans)
+    helper = next(p for p in st.players.values() if p is not bearer and p.pos and "d2" in p.plans)
     others = [p for p in st.players.values() if p not in (bearer, helper)]
     for p in others:
         p.pos = "h4"
         p.plans = []  # outside, planning nothing: no help at the safe
-    way = [n for n in helper.plans if n not in ("e1", "e2")]
+    way = helper.plans[: helper.plans.index("d2")]
     helper.pos = way[0]
     far = S.job_steps(st)[0]
-    helper.pos = "e2"
+    helper.pos = "d2"  # beside the safe
     beside = S.job_steps(st)[0]
     assert beside < far
     alone = S.CRACK_STEPS * 5
     helper.pos = "h4"
     helper.plans = []
     assert S.job_steps(st)[0] - beside == pytest.approx(alone / 2)  # two crack at once: half the time
-    helper.plans, helper.pos = way + ["e2"], way[0]
+    helper.plans, helper.pos = [*way, "d2"], way[0]
     st.safe = 4  # one 🧩 left: not worth a helper's walk (the documents, still in the safe, count FAR)
     assert S.job_steps(st)[0] == pytest.approx(S.FAR + S.CRACK_STEPS)
 
