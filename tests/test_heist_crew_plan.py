@@ -590,6 +590,7 @@ def test_each_character_is_dealt_a_place_its_planning_memory_reaches() -> None:
     # The Greedy Prisoner, the bench's level-2 crew: jewels at d4, f2 and f5, server c2 frees the prisoner.
     # Dealt from whichever entrance suited them, the characters still to plan took d4, the one place Tiny
     # Mike's 7 tokens reach from a9; he was dealt server c2, 8 tiles in, and his plan stopped a tile short.
+    # Each was dealt a jewel then, and a fourth went in for the third jewel, which the job does not need.
     record = K.levelled_crew(2)
     for seed in (30000, 30001):
         game = new_game("heist", scenario="the_greedy_prisoner", seed=seed, seats=dict.fromkeys(SEATS4),
@@ -600,7 +601,9 @@ def test_each_character_is_dealt_a_place_its_planning_memory_reaches() -> None:
             game.apply(seat, game.bot_command(seat))
         st = state(game)
         reached = {n for p in st.players.values() for n in P.plan_reach(st, p)}
-        assert {"c2", "d4", "f2", "f5"} <= reached, seed  # the server and every jewel
+        # Two of the three jewels (all the objective needs) and a server X; the fourth waits outside.
+        assert len({"d4", "f2", "f5"} & reached) >= 2 and {"c2", "i2"} & reached, seed
+        assert sum(not p.plans for p in st.players.values()) == 1, seed
 
 
 def test_the_torch_is_planned_round_the_gate_that_shuts_too_soon_by_the_one_whose_memory_reaches() -> None:

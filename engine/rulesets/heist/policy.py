@@ -565,14 +565,25 @@ def deal_goals(st: HeistState) -> dict[str, set[str]]:
         goals[free[i].seat] = {n}
         taken.add(n)
     later = [q for q in free if not q.ready and q.seat != now]
+    # No more jewel places than jewels still to fetch, and one server of each kind that frees an NPC: in
+    # The Greedy Prisoner (two jewels of three; the prisoner freed from either server X) all four went in,
+    # one to each jewel and one to a server, and their noise spent the deck by round 7.
+    jewels, freeing = jewels_to_fetch(st), npc_servers(st)
     for t, _c, i, n in pairs:
         seat = free[i].seat
         if seat in goals or n in taken:
+            continue
+        here = st.tiles[n]
+        if here.loot.count("jewel") and jewels <= 0:
+            continue
+        kinds = freeing & set(here.marks) if n in objective else set()
+        if kinds and any(kinds & set(st.tiles[m].marks) for m in taken):
             continue
         if t == 1 and short(free[i], n) > 0 and any(short(q, n) <= 0 for q in later):
             continue  # left for a character still to plan whose memory reaches it (Iceheart's 9 for the torch)
         goals[seat] = {n}
         taken.add(n)
+        jewels -= here.loot.count("jewel")
     # Plans are fixed once the heist starts, so someone must plan the way to the objective itself even while
     # the ways in are nearer: in The Hospitality Job the keycard's search (the unknown tiles near the
     # entrances) took all four characters and nobody's plan reached the hostage behind its door. The
@@ -599,6 +610,24 @@ def deal_goals(st: HeistState) -> dict[str, set[str]]:
         if p.seat not in goals:
             goals[p.seat] = {min(sorted(targets), key=lambda n: cost(p, n))}
     return goals
+
+
+def jewels_to_fetch(st: HeistState) -> int:
+    """Jewels the objective still needs that nobody inside (nor an NPC) carries yet."""
+    carried = sum(p.loot.count("jewel") for p in R.in_play(st))
+    carried += sum(n.loot.count("jewel") for n in st.npcs if n.status == "in")
+    return R.heist(st).objective.jewels - st.hauled.get("jewel", 0) - carried
+
+
+def npc_servers(st: HeistState) -> set[str]:
+    """The server marks (server_x, server_y) whose remote lock holds an NPC still to be freed."""
+    return {
+        lock.replace("remote_lock", "server")
+        for n in st.npcs
+        if n.status == "in" and not n.active
+        for lock in ("remote_lock_x", "remote_lock_y")
+        if lock in st.tiles[n.pos].marks
+    }
 
 
 def keycard_relay(st: HeistState) -> set[str]:
