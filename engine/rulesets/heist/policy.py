@@ -574,7 +574,7 @@ def deal_goals(st: HeistState) -> dict[str, set[str]]:
         if seat in goals or n in taken:
             continue
         here = st.tiles[n]
-        if here.loot.count("jewel") and jewels <= 0:
+        if here.loot.count("jewel") and jewels <= 0 and n in objective:
             continue
         kinds = freeing & set(here.marks) if n in objective else set()
         if kinds and any(kinds & set(st.tiles[m].marks) for m in taken):
