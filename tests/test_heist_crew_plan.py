@@ -717,18 +717,23 @@ def test_a_keycard_no_single_plan_can_bring_to_its_door_is_relayed() -> None:
         assert P.keycard_relay(st) == set()  # planning is over: no relay asked for
 
 
-def test_one_held_who_knows_better_ways_gets_the_idea_that_slips_her_free() -> None:
-    # The Proving Grounds (seed 20097): Iceheart, who never subdues, stood with the torch under a guard and a
-    # dog and no idea for a round while the crewmate outside kept its ideas for itself.
-    record = K.levelled_crew(2)
-    game = new_game("heist", scenario="the_proving_grounds", seed=20097, seats=dict.fromkeys(SEATS4),
-                    options={"campaign": {"*": record}})  # fmt: skip
-    st = state(game)
-    while st.phase == "plan":
+def levelled_and_planned(heist: str, level: int, seed: int) -> Game:
+    """A heist for a crew of four of ``level`` (every seat the game's) whose planning the easy policy has
+    played."""
+    game = new_game("heist", scenario=heist, seed=seed, seats=dict.fromkeys(SEATS4),
+                    options={"campaign": {"*": K.levelled_crew(level)}})  # fmt: skip
+    while state(game).phase == "plan":
         seat = game.next_bot_seat()
         assert seat is not None
         game.apply(seat, game.bot_command(seat))
-        st = state(game)
+    return game
+
+
+def test_one_held_who_knows_better_ways_gets_the_idea_that_slips_her_free() -> None:
+    # The Proving Grounds (seed 20097): Iceheart, who never subdues, stood with the torch under a guard and a
+    # dog and no idea for a round while the crewmate outside kept its ideas for itself.
+    game = levelled_and_planned("the_proving_grounds", 2, 20097)
+    st = state(game)
     giver = next(p for p in st.players.values() if not p.plans)
     iceheart = next(p for p in st.players.values() if "there_are_better_ways" in R.abilities(p))
     others = [p for p in st.players.values() if p not in (giver, iceheart)]
@@ -753,14 +758,8 @@ def test_one_held_who_knows_better_ways_gets_the_idea_that_slips_her_free() -> N
 def test_one_who_knows_better_ways_slips_off_a_guarded_tile_only_to_move_on() -> None:
     # The Proving Grounds (seed 20097): Iceheart took the torch at d8, two dogs followed her there, and with a
     # move left she ended her action held, the idea that would have slipped her free weighed like any other.
-    game = new_game("heist", scenario="the_proving_grounds", seed=20097, seats=dict.fromkeys(SEATS4),
-                    options={"campaign": {"*": K.levelled_crew(2)}})  # fmt: skip
+    game = levelled_and_planned("the_proving_grounds", 2, 20097)
     st = state(game)
-    while st.phase == "plan":
-        seat = game.next_bot_seat()
-        assert seat is not None
-        game.apply(seat, game.bot_command(seat))
-        st = state(game)
     iceheart = next(p for p in st.players.values() if "there_are_better_ways" in R.abilities(p))
     iceheart.pos, iceheart.ideas = "d8", 1
     iceheart.action, iceheart.left = "sprint", "M"
