@@ -858,8 +858,8 @@ def slip_weight(st: HeistState, p: Player, d: dict[str, int], here: int) -> int:
     """There are better ways (an idea to leave guarded tiles this round): much when a guard or dog holds the
     character, its action (if chosen) still has a move and an open tile next to it lies nearer on its plan
     (``d``, from ``here``); nothing otherwise, where the idea would buy nothing (on The Proving Grounds'
-    c2 she slipped with the way on to d2 locked). Weighed like any other
-    option, Iceheart took The Proving Grounds' torch from under two dogs and ended her action there, held."""
+    c2 she slipped with the way on to d2 locked). Weighed like any minor option, it left Iceheart holding
+    the torch under two dogs at d8, her action ended there."""
     if A.can_leave(st, p) or R.imprisoning(st, p.pos) or (p.action and "M" not in p.left):
         return 0
     return 45 if any(d.get(m, here) < here and not R.locked(st, m) for m in R.nbrs(st, p.pos)) else 0
