@@ -66,16 +66,31 @@ def distances(
     unsealed: bool = False,
     key: WalkKey | None = None,
     avoid: frozenset[str] = frozenset(),
+    vent: bool = False,
 ) -> dict[str, int]:
     """Cost from every tile to the nearest goal over the board now: one per step plus the hazards entered.
     ``unsealed``: never through a remote lock or keycard door (:func:`rules.sealed`); ``key``: the
-    position's :func:`walk_key`, when the caller has it; ``avoid``: tiles the walk does not enter.
+    position's :func:`walk_key`, when the caller has it; ``avoid``: tiles the walk does not enter;
+    ``vent``: a Grease Man's walk, which may also cross a gap at :data:`VENT_COST` more (:func:`vents`).
 
     Memoised on what the walk depends on (the board as it stands, the hazards, the sealed tiles when
     ``unsealed``, the goals): the search asks the same walks in playout after playout. The result is
     shared: callers must not change it."""
-    memo = (key or walk_key(st), R.sealed_key(st) if unsealed else None, frozenset(goals), avoid)
-    return _DISTANCES.get(memo, lambda: _spread(st, goals, inward=True, unsealed=unsealed, avoid=avoid))
+    memo = (key or walk_key(st), R.sealed_key(st) if unsealed else None, frozenset(goals), avoid, vent)
+    return _DISTANCES.get(
+        memo, lambda: _spread(st, goals, inward=True, unsealed=unsealed, avoid=avoid, vent=vent)
+    )
+
+
+# What crossing a gap by Vent crawl adds to a walk's cost, beyond the step: its 🔊🔊🔊🔊, about as much as
+# walking into a live camera's alert.
+VENT_COST = 3
+
+
+def vents(p: Player) -> bool:
+    """True for a character who may crawl through the vents (the Grease Man's Vent crawl): its walks may
+    cross a gap."""
+    return "vent_crawl" in R.abilities(p)
 
 
 # Walks kept, about 1.5 kB each: the positions of one search share a handful of boards and hazards.
@@ -85,20 +100,27 @@ _SHUT: Memo[set[str]] = Memo(2048)
 _STEPS: Memo[dict[str, int]] = Memo(256)
 
 
-def steps_from(st: HeistState, sources: frozenset[str]) -> dict[str, int]:
+def steps_from(st: HeistState, sources: frozenset[str], vent: bool = False) -> dict[str, int]:
     """Plain steps (hazards aside) from the nearest of ``sources`` to every tile on the board as it stands:
-    the planning tokens a walk there takes, a token per tile entered. Memoised (shared: do not change it)."""
-    return _STEPS.get((R.board_key(st), sources), lambda: R.steps_to(st, set(sources)))
+    the planning tokens a walk there takes, a token per tile entered (``vent``: a Grease Man's, across gaps
+    too). Memoised (shared: do not change it)."""
+    return _STEPS.get((R.board_key(st), sources, vent), lambda: R.steps_to(st, set(sources), vent))
 
 
 def walk_costs(
-    st: HeistState, sources: set[str], over: set[str] | None = None, *, key: WalkKey | None = None
+    st: HeistState,
+    sources: set[str],
+    over: set[str] | None = None,
+    *,
+    key: WalkKey | None = None,
+    vent: bool = False,
 ) -> dict[str, int]:
     """Cost from ``sources`` out to every tile: one per step plus the hazards of each tile entered; with
     ``over``, walking only onto those tiles (a character's plan and the exits). Memoised like
-    :func:`distances` (shared: do not change it); ``key``: the position's :func:`walk_key`, if known."""
-    memo = (key or walk_key(st), frozenset(sources), None if over is None else frozenset(over))
-    return _WALKS.get(memo, lambda: _spread(st, sources, inward=False, over=over))
+    :func:`distances` (shared: do not change it); ``key``: the position's :func:`walk_key`, if known;
+    ``vent``: across gaps too, as :func:`distances`."""
+    memo = (key or walk_key(st), frozenset(sources), None if over is None else frozenset(over), vent)
+    return _WALKS.get(memo, lambda: _spread(st, sources, inward=False, over=over, vent=vent))
 
 
 def _spread(
@@ -109,8 +131,10 @@ def _spread(
     over: set[str] | None = None,
     unsealed: bool = False,
     avoid: frozenset[str] = frozenset(),
+    vent: bool = False,
 ) -> dict[str, int]:
     table = R.neighbour_table(st)
+    vent_ways = R.vent_table(st) if vent else {}
     dist = {n: 0 for n in sources if R.alive(st, n)}
     heap = [(0, n) for n in sorted(dist)]
     hazards: dict[str, int] = {}  # each tile's, worked out once: a tile is reached from up to six sides
@@ -121,19 +145,20 @@ def _spread(
         # Inward, walking from m into cur costs 1 plus cur's hazards (a goal itself is free to enter);
         # outward, walking from cur into m costs 1 plus m's.
         into = (hazard(st, cur) if d else 0) if inward else None
-        for m in table.get(cur, ()):
-            if (over is not None and m not in over) or (unsealed and R.sealed(st, m)) or m in avoid:
-                continue
-            if into is None:
-                h = hazards.get(m)
-                if h is None:
-                    h = hazards[m] = hazard(st, m)
-                nd = d + 1 + h
-            else:
-                nd = d + 1 + into
-            if nd < dist.get(m, nd + 1):
-                dist[m] = nd
-                heapq.heappush(heap, (nd, m))
+        for extra, near in ((1, table.get(cur, ())), (1 + VENT_COST, vent_ways.get(cur, ()))):
+            for m in near:
+                if (over is not None and m not in over) or (unsealed and R.sealed(st, m)) or m in avoid:
+                    continue
+                if into is None:
+                    h = hazards.get(m)
+                    if h is None:
+                        h = hazards[m] = hazard(st, m)
+                    nd = d + extra + h
+                else:
+                    nd = d + extra + into
+                if nd < dist.get(m, nd + 1):
+                    dist[m] = nd
+                    heapq.heappush(heap, (nd, m))
     return dist
 
 
@@ -486,19 +511,20 @@ def deal_goals(st: HeistState) -> dict[str, set[str]]:
         return goals | {p.seat: outs for p in free}
     targets = targets or places
     far = 999
-    # Walking costs between the characters and the places, searched from whichever side is smaller.
+    # Walking costs between the characters and the places, searched from whichever side is smaller; a Grease
+    # Man's walks cross gaps (The Final Score Part 1's safe lies a vent from the tunnel at i8).
     key = walk_key(st)
-    sources = sorted({p.pos for p in free if p.pos}) + ([""] if any(not p.pos for p in free) else [])
+    sources = sorted({(p.pos, vents(p)) for p in free})
     if len(places) <= len(sources):
-        to = {n: distances(st, {n}, key=key) for n in places}
+        to = {(n, v): distances(st, {n}, key=key, vent=v) for n in places for v in {v for _s, v in sources}}
         table = {
-            (src, n): min((to[n].get(e, far) for e in ({src} if src else outs)), default=far)
-            for src in sources
+            (src, v, n): min((to[n, v].get(e, far) for e in ({src} if src else outs)), default=far)
+            for src, v in sources
             for n in places
         }
     else:
-        frm = {src: walk_costs(st, {src} if src else outs, key=key) for src in sources}
-        table = {(src, n): frm[src].get(n, far) for src in sources for n in places}
+        frm = {(src, v): walk_costs(st, {src} if src else outs, key=key, vent=v) for src, v in sources}
+        table = {(src, v, n): frm[src, v].get(n, far) for src, v in sources for n in places}
 
     # Once the heist is under way a character walks only its own plan, so a place its plan reaches costs
     # the walk over it, and any other place the whole board's walk plus a penalty: dealt by the board
@@ -507,7 +533,7 @@ def deal_goals(st: HeistState) -> dict[str, set[str]]:
     planning = st.phase == "plan"
     # (in planning too for a character whose plan is finished: it is as fixed as under way)
     by_plan = {
-        p.seat: walk_costs(st, {p.pos}, set(p.plans) | outs, key=key)
+        p.seat: walk_costs(st, {p.pos}, set(p.plans) | outs, key=key, vent=vents(p))
         for p in free
         if p.pos and (p.ready or not planning)
     }
@@ -528,10 +554,11 @@ def deal_goals(st: HeistState) -> dict[str, set[str]]:
         """The tokens a walk to ``n`` takes beyond the character's planning memory (in planning)."""
         if not planning:
             return 0
-        return min(tokens_to(st, e, n) for e in ([p.pos] if p.pos else sorted(outs))) - A.plan_limit(st, p)
+        tokens = min(tokens_to(st, e, n, vents(p)) for e in ([p.pos] if p.pos else sorted(outs)))
+        return tokens - A.plan_limit(st, p)
 
     def cost(p: Player, n: str) -> int:
-        board = table[p.pos or "", n]
+        board = table[p.pos, vents(p), n]
         walks = by_plan.get(p.seat)
         if walks is None:
             # In planning, a place further than the character's planning memory reaches (a token per tile
@@ -557,11 +584,19 @@ def deal_goals(st: HeistState) -> dict[str, set[str]]:
 
     pairs = sorted((turn(p, n), cost(p, n), i, n) for i, p in enumerate(free) for n in places)
     taken: set[str] = set()
-    # The safe opens only to its tools: whoever carries them takes it (the one nearest, if several do).
+    # The safe opens only to its tools: whoever carries them takes it (the one nearest, if several do), or
+    # a Grease Man they can be handed to (:func:`tools_taker`), whose vents may lead where no walk does
+    # without opening a remote lock or keycard door first (:func:`sealed_off`).
     safes = sorted(n for n in places if "safe" in st.tiles[n].marks)
     holders = [i for i, p in enumerate(free) if set(R.SAFE_TOOLS) & set(p.items)]
+    takers = [i for i, p in enumerate(free) if i not in holders and tools_taker(st, p)]
+
+    def safe_cost(i: int, n: str) -> int:
+        p = free[i]
+        return cost(p, n) + (TOOLS_HANDED if i in takers else 0) + (far // 10 if sealed_off(st, p, n) else 0)
+
     if safes and holders:
-        _c, i, n = min((cost(free[i], n), i, n) for i in holders for n in safes)
+        _c, i, n = min((safe_cost(i, n), i, n) for i in holders + takers for n in safes)
         goals[free[i].seat] = {n}
         taken.add(n)
     later = [q for q in free if not q.ready and q.seat != now]
@@ -612,6 +647,51 @@ def deal_goals(st: HeistState) -> dict[str, set[str]]:
     return goals
 
 
+# What having the safe's tools handed over adds to a Grease Man's walk to the safe, in walking cost: the
+# carrier must start where it does and hand them on before either moves.
+TOOLS_HANDED = 4
+
+
+def sealed_off(st: HeistState, p: Player, n: str) -> bool:
+    """Whether every walk of this character (:func:`vents`) from where it stands (or any entrance, before it
+    starts) to ``n`` crosses a remote lock or keycard door (:func:`rules.sealed`)."""
+    d = distances(st, {n}, unsealed=True, vent=vents(p))
+    return not any(e in d for e in ({p.pos} if p.pos else R.exits(st)))
+
+
+def tools_taker(st: HeistState, p: Player) -> bool:
+    """Whether the safe's tools could be handed to this character for the safe: a Grease Man (:func:`vents`)
+    carrying none, in planning before it has started, or standing with a crewmate who carries them and has
+    yet to act. In The Marathon Job and The Final Score Part 1 the safe lies a vent away from where its
+    tools' carrier can walk (:func:`tools_meeting`)."""
+    if not vents(p) or set(R.SAFE_TOOLS) & set(p.items):
+        return False
+    if st.phase == "plan" and not p.ready:
+        return True
+    return any(
+        q.pos == p.pos and set(R.SAFE_TOOLS) & set(q.items) and not q.done
+        for q in R.in_play(st)
+        if q is not p
+    )
+
+
+def tools_meeting(st: HeistState, p: Player) -> set[str]:
+    """In planning, for a carrier of the safe's tools whose crew has dealt the safe to a Grease Man without
+    them (:func:`tools_taker`): where that one stands, or the entrances it will start from
+    (:func:`best_starts`), so that the tools are handed on at the start. Empty otherwise."""
+    if st.phase != "plan" or not set(R.SAFE_TOOLS) & set(p.items):
+        return set()
+    safes = safe_tiles(st)
+    goals = crew_goals(st)
+    for q in R.in_play(st):
+        if q is not p and (goal := goals.get(q.seat)) and goal <= safes and tools_taker(st, q):
+            if q.pos:
+                return {q.pos}
+            starts = sorted(e for e in R.exits(st) if A.start_room(st, e))
+            return set(best_starts(st, q, goals[q.seat], starts))
+    return set()
+
+
 def jewels_to_fetch(st: HeistState) -> int:
     """Jewels the objective still needs that nobody inside (nor an NPC) carries yet."""
     carried = sum(p.loot.count("jewel") for p in R.in_play(st))
@@ -660,7 +740,9 @@ def route(st: HeistState, p: Player, start: str) -> list[str]:
     """The tiles of a shortest walk from ``start`` to the character's goal, then back to the nearest exit;
     by way of a keycard door the crew must open when the goal is the keycard (:func:`door_sides`), and by
     way of The Side Channel's guide when it is the USB key (:func:`usb_meeting`). Round a lockdown gate the
-    deck shuts before the walk would be through it, where a way round exists (:func:`late_gates`)."""
+    deck shuts before the walk would be through it, where a way round exists (:func:`late_gates`). A Grease
+    Man's walk may cross gaps (:func:`vents`). The Final Score Part 1's safe is left for a hideout, where
+    its documents must go, not for an exit."""
     goal = goals_for(st, p)
     legs = [goal]
     if any("keycard" in st.tiles[n].loot for n in goal if n in st.tiles) or goal == keycard_relay(st):
@@ -670,7 +752,10 @@ def route(st: HeistState, p: Player, start: str) -> list[str]:
     if goal & tool_places(st):
         legs.append(safe_tiles(st))  # on to the safe with its tools
     outs = R.exits(st)
-    return [n for n in walk_legs(st, start, [*legs, outs]) if n not in outs]
+    last = outs
+    if R.heist(st).objective.special == "docs_in_hideout" and goal & safe_tiles(st):
+        last = R.hideouts(st)
+    return [n for n in walk_legs(st, start, [*legs, last], vents(p)) if n not in outs]
 
 
 # Planning reckons a character some 0.6 tiles further on for each event card dealt (two moves a round or so,
@@ -678,40 +763,51 @@ def route(st: HeistState, p: Player, start: str) -> list[str]:
 TILES_PER_CARD = 0.6
 
 
-def late_gates(st: HeistState, start: str, moved: int) -> list[str]:
+def late_gates(st: HeistState, start: str, moved: int, vent: bool = False) -> list[str]:
     """The lockdown gates a walk from ``start``, ``moved`` tiles into the heist, would reach too late: the
     event deck shuts each before the walk could be through it (at :data:`TILES_PER_CARD`), in the order
     they shut. The Proving Grounds shuts gate A, on the short way from its Plasma Torch to the safe, at the
-    deck's eighth card."""
+    deck's eighth card. ``vent``: a Grease Man's walk (:func:`vents`)."""
     schedule = R.gate_schedule(st)
     if not schedule:
         return []
-    steps = steps_from(st, frozenset({start}))
+    steps = steps_from(st, frozenset({start}), vent)
     return [
         g for g, cards in schedule.items() if g in steps and moved + steps[g] + 1 > cards * TILES_PER_CARD
     ]
 
 
-def walk_legs(st: HeistState, start: str, legs: list[set[str]]) -> list[str]:
+def walk_legs(st: HeistState, start: str, legs: list[set[str]], vent: bool = False) -> list[str]:
     """The tiles of a shortest walk from ``start`` to the nearest tile of each leg in turn (empty legs
     skipped), round the gates each leg would reach too late (:func:`late_gates`) unless only a way through
-    the last of them to shut is left. A leg it cannot reach is passed over."""
+    the last of them to shut is left. A leg it cannot reach is passed over. ``vent``: a Grease Man's walk,
+    which may cross gaps (:func:`vents`)."""
     path: list[str] = []
     cur = start
+    across = R.vent_table(st) if vent else {}
     for leg in legs:
         if not leg:
             continue
-        late = late_gates(st, cur, len(path))
-        d = distances(st, leg, avoid=frozenset(late))
+        late = late_gates(st, cur, len(path), vent)
+        d = distances(st, leg, avoid=frozenset(late), vent=vent)
         while late and cur not in d:
             late.pop()
-            d = distances(st, leg, avoid=frozenset(late))
+            d = distances(st, leg, avoid=frozenset(late), vent=vent)
+        if vent and cur in (clear := distances(st, leg, unsealed=True, avoid=frozenset(late), vent=True)):
+            # a Grease Man crawls round a remote lock or keycard door where he can, rather than wait for it
+            d = clear
         while cur in d and d[cur] > 0:
             # The neighbour a cheapest walk goes on to (its cost to the leg plus entering it), not any
             # nearer one: from f4 in The Startup Job, f3 (a guard and a lock) and g3 (two locks) both
             # lie a step from the keycard at f2, and the plans took f3 by its name.
-            ahead = [m for m in R.nbrs(st, cur) if m in d and d[m] < d[cur]]
-            nxt = min(ahead, key=lambda m: (d[m] + (1 + hazard(st, m) if d[m] else 1), m), default=None)
+            steps = [(m, 1) for m in R.nbrs(st, cur)] + [(m, 1 + VENT_COST) for m in across.get(cur, ())]
+            ahead = [(m, x) for m, x in steps if m in d and d[m] < d[cur]]
+            best = min(
+                ahead,
+                key=lambda mx: (d[mx[0]] + mx[1] + (hazard(st, mx[0]) if d[mx[0]] else 0), mx[0]),
+                default=None,
+            )
+            nxt = None if best is None else best[0]
             if nxt is None:
                 break
             path.append(nxt)
@@ -719,28 +815,29 @@ def walk_legs(st: HeistState, start: str, legs: list[set[str]]) -> list[str]:
     return path
 
 
-def tokens_to(st: HeistState, start: str, n: str) -> int:
+def tokens_to(st: HeistState, start: str, n: str, vent: bool = False) -> int:
     """The planning tokens a walk from ``start`` to ``n`` takes, a tile each; for the safe's tools, the walk
     on to the safe with them too (The Proving Grounds' torch: the safe lies beyond gate A, which shuts too
     soon for that walk, and the way round takes nine tokens). 999 where no walk reaches. Memoised on what
-    the walk depends on (the search asks it in playout after playout of planning)."""
+    the walk depends on (the search asks it in playout after playout of planning). ``vent``: a Grease Man's
+    walk (:func:`vents`)."""
     if n not in tool_places(st):
-        return steps_from(st, frozenset({start})).get(n, 999)
+        return steps_from(st, frozenset({start}), vent).get(n, 999)
 
     def walk() -> int:
-        tokens = plan_tokens(st, start, [{n}, safe_tiles(st)])
+        tokens = plan_tokens(st, start, [{n}, safe_tiles(st)], vent)
         return 999 if tokens is None else tokens
 
-    return _TOKENS.get((walk_key(st), tuple(st.deck), start, n), walk)
+    return _TOKENS.get((walk_key(st), tuple(st.deck), start, n, vent), walk)
 
 
 _TOKENS: Memo[int] = Memo(1024)
 
 
-def plan_tokens(st: HeistState, start: str, legs: list[set[str]]) -> int | None:
-    """The planning tokens (a tile each, exits aside) of :func:`walk_legs` from ``start``, or None when the
-    walk does not reach its last leg."""
-    path = walk_legs(st, start, legs)
+def plan_tokens(st: HeistState, start: str, legs: list[set[str]], vent: bool = False) -> int | None:
+    """The planning tokens (a tile each, exits aside) of :func:`walk_legs` from ``start`` (``vent``: a
+    Grease Man's), or None when the walk does not reach its last leg."""
+    path = walk_legs(st, start, legs, vent)
     end = path[-1] if path else start
     if end not in legs[-1]:
         return None
@@ -826,6 +923,8 @@ def bot_weights(
             weights[i] = teamwork_weight(st, st.players[c.args[0]])
         elif c.verb == "slip":
             weights[i] = slip_weight(st, p, d, here)
+        elif c.verb == "vent":
+            weights[i] = vent_weight(st, p, d, here)
         elif c.verb == "npc":
             weights[i] = npc_weight(st, c, options)
     acts = [i for i, c in enumerate(options) if c.verb == "act"]
@@ -865,6 +964,19 @@ def slip_weight(st: HeistState, p: Player, d: dict[str, int], here: int) -> int:
     return 45 if any(d.get(m, here) < here and not R.locked(st, m) for m in R.nbrs(st, p.pos)) else 0
 
 
+def vent_weight(st: HeistState, p: Player, d: dict[str, int], here: int) -> int:
+    """Vent crawl (🔊🔊🔊🔊): much when the character may leave its tile, its action has a move left and a
+    tile across a gap lies nearer on its plan (``d``, from ``here``) than any next to it; nothing otherwise.
+    Weighed 0 like any loud extra, the Grease Man never crawled into The Marathon Job's vault at e2, a gap
+    away from d4 and behind a remote lock and keycard door by any walk."""
+    if not A.can_leave(st, p) or "M" not in p.left:
+        return 0
+    big = 999
+    beside = min((d.get(m, big) for m in R.nbrs(st, p.pos) if not R.locked(st, m)), default=big)
+    across = min((d.get(m, big) for m in R.vent_table(st).get(p.pos, ()) if not R.locked(st, m)), default=big)
+    return 45 if across < min(here, beside) else 0
+
+
 def teamwork_weight(st: HeistState, q: Player) -> int:
     """Old Friend: an idea handed from outside to crewmate ``q``. Most to one carrying loot the objective
     needs whose escape moves its ideas and the last-ditch die's sure one would not cover; some to one inside
@@ -885,11 +997,17 @@ def teamwork_weight(st: HeistState, q: Player) -> int:
 def relay_weight(st: HeistState, p: Player, c: Command) -> int:
     """Handing loot the objective wants to a crewmate on the same tile who has yet to act this round and
     whose plan reaches an exit in fewer steps: it carries the loot on now, so the loot travels two
-    characters' moves in one round. Anything else is not handed over (giving back and forth goes
-    nowhere)."""
+    characters' moves in one round. The safe's tools go to the Grease Man the safe is dealt to
+    (:func:`tools_taker`). Anything else is not handed over (giving back and forth goes nowhere)."""
     what, to = c.args[0], c.args[1]
     q = st.players.get(to)
-    if q is None or what not in wanted(st) or q.action or q.done:
+    if q is None or q.action or q.done:
+        return 0
+    if what.removeprefix("item:") in R.SAFE_TOOLS:
+        # the safe dealt to a Grease Man on the carrier's tile (:func:`tools_taker`): the tools go to him
+        goal = goals_for(st, q)
+        return 60 if tools_taker(st, q) and goal and goal <= safe_tiles(st) else 0
+    if what not in wanted(st):
         return 0
     outs = R.exits(st)
 
@@ -953,7 +1071,7 @@ def plan_distances(st: HeistState, p: Player, goal: set[str]) -> dict[str, int]:
     stands); shared: do not change it."""
     key = walk_key(st)
     return _PLAN_STEPS.get(
-        (key, frozenset(goal), tuple(p.plans), p.pos), lambda: plan_steps(st, p, goal, key)
+        (key, frozenset(goal), tuple(p.plans), p.pos, vents(p)), lambda: plan_steps(st, p, goal, key)
     )
 
 
@@ -963,7 +1081,7 @@ _PLAN_STEPS: Memo[dict[str, int]] = Memo(2048)
 def plan_steps(st: HeistState, p: Player, goal: set[str], key: WalkKey | None = None) -> dict[str, int]:
     """:func:`plan_distances` worked out afresh (``key``: the position's :func:`walk_key`, when the caller
     has it)."""
-    full = distances(st, goal, key=key)
+    full = distances(st, goal, key=key, vent=vents(p))
     reach = plan_reach(st, p)
     best = min(reach, key=lambda n: (full.get(n, 999), reach[n], n))
     return plan_reach(st, p, best)
@@ -971,15 +1089,17 @@ def plan_steps(st: HeistState, p: Player, goal: set[str], key: WalkKey | None = 
 
 def plan_reach(st: HeistState, p: Player, start: str = "") -> dict[str, int]:
     """Every tile the character can walk between, from where it stands (or ``start``), over its own plan
-    and the exits, with the steps each takes (a move needs a planning token on the tile entered)."""
+    and the exits, with the steps each takes (a move needs a planning token on the tile entered; a Grease
+    Man's may cross a gap, :func:`vents`)."""
     allowed = set(p.plans) | R.exits(st) | {p.pos}
     first = start or p.pos
     reach = {first: 0}
     queue = deque([first])
     table = R.neighbour_table(st)
+    across = R.vent_table(st) if vents(p) else {}
     while queue:
         cur = queue.popleft()
-        for m in table.get(cur, ()):
+        for m in (*table.get(cur, ()), *across.get(cur, ())):
             if m in allowed and m not in reach:
                 reach[m] = reach[cur] + 1
                 queue.append(m)
@@ -1068,22 +1188,28 @@ def progress(
     step, and the live cameras it would have to walk onto (each an ⚠). A move can only be used while the way
     ahead is clear: a lock needs an unlock first, a remote lock or keycard door stops it, the guards on a
     tile entered hold the character there unless a subdue is left for each, and what an unknown tile holds
-    is unknown (the walk stops there; ``hopeful``: it goes on, as it may when the tile turns out blank)."""
+    is unknown (the walk stops there; ``hopeful``: it goes on, as it may when the tile turns out blank). A
+    Grease Man's walk may cross gaps (:func:`vents`), its Vent crawl's 🔊🔊🔊🔊 counted as the alerts they
+    are worth (:func:`noise_price`), once an action."""
     moves, unlocks, subdues, disables = (subs.count(k) for k in "MUSD")
     cur = p.pos
     gained = 0.0
     alerts = 0
+    across = R.vent_table(st) if vents(p) else {}
+    vented = "vent" in p.flags
     held = R.guards(st, cur)
     if held > subdues:
         return 0.5 * subdues, 0
     subdues -= held
     gained += 0.5 * held
     while cur in d and d[cur] > 0:
-        nxt = min(
-            (m for m in R.nbrs(st, cur) if d.get(m, 999) < d[cur]), key=lambda m: (d[m], m), default=None
-        )
+        near = (*R.nbrs(st, cur), *across.get(cur, ()))
+        nxt = min((m for m in near if d.get(m, 999) < d[cur]), key=lambda m: (d[m], m), default=None)
         if nxt is None:
             break
+        if not vented and nxt not in R.nbrs(st, cur):
+            vented = True
+            alerts += round(4 * noise_price(st))
         t = st.tiles.get(nxt)
         if R.sealed(st, nxt):
             break
@@ -1232,23 +1358,10 @@ def plan_weights(st: HeistState, p: Player, options: list[Command], weights: lis
     if tunnel is not None:  # open the way in first: everyone may start there
         return [100 if c.verb == "tunnel" and c.args[0] == tunnel else 0 for c in options]
     if not p.pos:
-        goal = goals_for(st, p)
-        # Nearest by a walk that no remote lock or keycard door bars, where one exists: The Hospitality
-        # Job's entrance e1 lies behind keycard door e2, and crews that started there, nearest over the
-        # board, stood outside all heist.
-        d = distances(st, goal, unsealed=True)
-        if not any(e in d for e in starts):
-            # The goal itself lies behind one (The Black Box's Architect): nearest over the board, but not
-            # from an entrance whose every way on is such a door (there a character waits for a keycard
-            # nobody may bring; one stood on f8 all heist while another entrance had room).
-            d = distances(st, goal)
-            way_on = [e for e in starts if not all(R.sealed(st, m) for m in R.nbrs(st, e))]
-            starts = way_on or starts
-        starts = [e for e in starts if e not in kept_for_later(st, p, starts)] or starts
-        best = min((d.get(e, 999) for e in starts), default=999)
+        meeting = tools_meeting(st, p) & set(starts)
+        chosen = sorted(meeting) or best_starts(st, p, goals_for(st, p), starts)
         for i, c in enumerate(options):
-            chosen = c.verb == "start" and c.args[0] in starts and d.get(c.args[0], 999) == best
-            weights[i] = 50 if chosen else 0
+            weights[i] = 50 if c.verb == "start" and c.args[0] in chosen else 0
         if not any(weights):
             weights = [1 if c.verb == "start" else 0 for c in options]
         return weights
@@ -1270,6 +1383,26 @@ def plan_weights(st: HeistState, p: Player, options: list[Command], weights: lis
     return weights
 
 
+def best_starts(st: HeistState, p: Player, goal: set[str], starts: list[str]) -> list[str]:
+    """The entrances among ``starts`` nearest to ``goal`` for this character (:func:`vents`): by a walk that
+    no remote lock or keycard door bars, where one exists, and not one a crewmate still to plan needs
+    (:func:`kept_for_later`)."""
+    vent = vents(p)
+    # The Hospitality Job's entrance e1 lies behind keycard door e2, and crews that started there, nearest
+    # over the board, stood outside all heist.
+    d = distances(st, goal, unsealed=True, vent=vent)
+    if not any(e in d for e in starts):
+        # The goal itself lies behind one (The Black Box's Architect): nearest over the board, but not
+        # from an entrance whose every way on is such a door (there a character waits for a keycard
+        # nobody may bring; one stood on f8 all heist while another entrance had room).
+        d = distances(st, goal, vent=vent)
+        way_on = [e for e in starts if not all(R.sealed(st, m) for m in R.nbrs(st, e))]
+        starts = way_on or starts
+    starts = [e for e in starts if e not in kept_for_later(st, p, starts)] or starts
+    best = min((d.get(e, 999) for e in starts), default=999)
+    return [e for e in starts if d.get(e, 999) == best]
+
+
 def waits_outside(st: HeistState, p: Player) -> bool:
     """True in planning for a character standing at its entrance whose dealt goal is the way out
     (:func:`deal_goals`: one left over with no place of its own): it plans no tokens and waits outside."""
@@ -1288,7 +1421,7 @@ def kept_for_later(st: HeistState, p: Player, starts: list[str]) -> set[str]:
     goals = crew_goals(st)
 
     def fits(q: Player, n: str, e: str) -> bool:
-        return tokens_to(st, e, n) <= A.plan_limit(st, q)
+        return tokens_to(st, e, n, vents(q)) <= A.plan_limit(st, q)
 
     needs: dict[str, int] = {}
     for q in later:
@@ -1341,7 +1474,9 @@ def best_tunnel(st: HeistState, tunnels: list[str]) -> str | None:
     save as much, the one that leaves no place far off (the least sum of squared walks): a hub the crew fans
     out from in parallel (The Side Channel: d6, between the USB key, the keycard and the guide's door, where
     the first of four equal tunnels, c5, left the documents seven tiles off). A printed tunnel opens onto the
-    tiles it borders; an entrance laid against a building hex opens onto that hex only."""
+    tiles it borders; an entrance laid against a building hex opens onto that hex only. With a Grease Man
+    in the crew a place's walk may cross gaps (:func:`vents`): The Final Score Part 1's safe lies a vent
+    from the tunnel at i8."""
     if not tunnels:
         return None
     targets, ways_in = crew_targets(st)
@@ -1350,20 +1485,30 @@ def best_tunnel(st: HeistState, tunnels: list[str]) -> str | None:
         return None
     far = 99
     dist = [distances(st, {n}) for n in places]
+    venter = any(vents(q) for q in R.in_play(st))
+    if venter:
+        dist = [nearer(d, distances(st, {n}, vent=True)) for d, n in zip(dist, places, strict=True)]
     outs = R.exits(st)
     now = sum(min((d.get(e, far) for e in outs), default=far) for d in dist)
     printed = R.board(st).tunnels
     best, saved = None, (1, 0)
     for t in tunnels:
         doors = [m for m in R.board(st).nbrs.get(t, ()) if R.alive(st, m)] if t in printed else [t]
+        vents_in = [m for m in R.board(st).gap_across.get(t, ()) if R.alive(st, m)] if venter else []
         walks = []
         for d in dist:
             by_exit = min((d.get(e, far) for e in outs), default=far)
-            walks.append(min(by_exit, 1 + min((d.get(m, far) for m in doors), default=far)))
+            by_vent = 1 + VENT_COST + min((d.get(m, far) for m in vents_in), default=far)
+            walks.append(min(by_exit, by_vent, 1 + min((d.get(m, far) for m in doors), default=far)))
         gain = (now - sum(walks), -sum(w * w for w in walks))
         if gain[0] > 1 and gain > saved:
             best, saved = t, gain
     return best
+
+
+def nearer(a: dict[str, int], b: dict[str, int]) -> dict[str, int]:
+    """Each tile's lower cost of two walks."""
+    return {n: min(a.get(n, c), c) for n, c in b.items()} | {n: c for n, c in a.items() if n not in b}
 
 
 def escape_weights(st: HeistState, p: Player, options: list[Command], weights: list[int]) -> list[int]:

@@ -150,13 +150,16 @@ def nbrs(st: HeistState, n: str) -> tuple[str, ...]:
     return neighbour_table(st).get(n, ())
 
 
-def steps_to(st: HeistState, goals: set[str]) -> dict[str, int]:
-    """Plain steps (hazards aside) from every tile on the board now to the nearest of ``goals``."""
+def steps_to(st: HeistState, goals: set[str], vent: bool = False) -> dict[str, int]:
+    """Plain steps (hazards aside) from every tile on the board now to the nearest of ``goals``; with
+    ``vent``, also across a gap (:func:`vent_table`) as Vent crawl allows."""
     dist = {g: 0 for g in goals}
     queue = deque(sorted(goals))
+    table = neighbour_table(st)
+    vents = vent_table(st) if vent else {}
     while queue:
         cur = queue.popleft()
-        for m in nbrs(st, cur):
+        for m in (*table.get(cur, ()), *vents.get(cur, ())):
             if m not in dist:
                 dist[m] = dist[cur] + 1
                 queue.append(m)
@@ -169,6 +172,23 @@ def neighbour_table(st: HeistState) -> dict[str, tuple[str, ...]]:
 
 
 _NEIGHBOURS: Memo[dict[str, tuple[str, ...]]] = Memo(256)  # boards as they stand: a handful per heist
+
+
+def vent_table(st: HeistState) -> dict[str, tuple[str, ...]]:
+    """For each tile on the board now, the tiles on the board now straight across one gap from it: where a
+    Vent crawl's ➜ may also go (tiles with none left out). Shared: do not change it."""
+    return _VENTS.get(board_key(st), lambda: _vents(st))
+
+
+_VENTS: Memo[dict[str, tuple[str, ...]]] = Memo(256)
+
+
+def _vents(st: HeistState) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for n, across in board(st).gap_across.items():
+        if across and alive(st, n) and (live := tuple(m for m in across if alive(st, m))):
+            out[n] = live
+    return out
 
 
 def board_key(st: HeistState) -> tuple[object, ...]:

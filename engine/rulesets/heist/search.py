@@ -72,23 +72,33 @@ def _walk(
     key: P.WalkKey | None = None,
     keycard: bool = False,
     opened: frozenset[str] = frozenset(),
+    vent: bool = False,
 ) -> dict[str, int]:
     """Walking costs over the board as it stands, only through ``allowed`` tiles (None: anywhere), from
     ``start`` at the sources. ``outward``: from the sources to every tile; else from every tile to the
     nearest source. A tile a remote lock or keycard door shuts may be walked onto but never through, and
     nobody leaves a remote-locked tile, unless it is in ``opened`` (its opening is paid for elsewhere:
-    :meth:`_Walks.open_way`) or, for a keycard door, the walker carries the keycard (``keycard``).
+    :meth:`_Walks.open_way`) or, for a keycard door, the walker carries the keycard (``keycard``). ``vent``:
+    a Grease Man's walk, which may also cross a gap at :data:`policy.VENT_COST` more (:func:`policy.vents`).
 
     Memoised on what the costs depend on (the board as it stands, the hazards, the unknown tiles, the shut
     tiles and the arguments): the evaluation asks the same walks in playout after playout. Shared: do not
     change it. ``key``: the position's :func:`walk_key`, when the caller has it."""
     frozen = None if allowed is None else frozenset(allowed)
     position = key or walk_key(st)
-    memo = (position, frozenset(sources), frozen, outward, start, keycard, opened)
+    memo = (position, frozenset(sources), frozen, outward, start, keycard, opened, vent)
     return _WALKS.get(
         memo,
         lambda: _walk_now(
-            st, sources, allowed, outward=outward, start=start, keycard=keycard, opened=opened, key=position
+            st,
+            sources,
+            allowed,
+            outward=outward,
+            start=start,
+            keycard=keycard,
+            opened=opened,
+            key=position,
+            vent=vent,
         ),
     )
 
@@ -149,11 +159,13 @@ def _walk_now(
     keycard: bool,
     opened: frozenset[str],
     key: P.WalkKey | None = None,
+    vent: bool = False,
 ) -> dict[str, int]:
     dist = {n: start for n in sources if R.alive(st, n) and (allowed is None or n in allowed)}
     heap = [(start, n) for n in sorted(dist)]
     shutting = gates_shutting(st)
     table = R.neighbour_table(st)
+    across = R.vent_table(st) if vent else {}
     costs = _tile_costs(st, key)
     while heap:
         d, cur = heapq.heappop(heap)
@@ -161,13 +173,14 @@ def _walk_now(
             continue
         if (outward or cur not in sources) and _shut_to(st, cur, keycard, opened):
             continue  # walked onto, not through (the sources of a walk toward them are its ends)
-        for m in table.get(cur, ()):
-            if (allowed is not None and m not in allowed) or m in shutting:
-                continue
-            nd = d + (costs.get(m, 1) if outward else (costs.get(cur, 1) if d else 1))
-            if nd < dist.get(m, nd + 1):
-                dist[m] = nd
-                heapq.heappush(heap, (nd, m))
+        for extra, near in ((0, table.get(cur, ())), (P.VENT_COST, across.get(cur, ()))):
+            for m in near:
+                if (allowed is not None and m not in allowed) or m in shutting:
+                    continue
+                nd = d + extra + (costs.get(m, 1) if outward else (costs.get(cur, 1) if d else 1))
+                if nd < dist.get(m, nd + 1):
+                    dist[m] = nd
+                    heapq.heappush(heap, (nd, m))
     return dist
 
 
@@ -203,6 +216,7 @@ class _Walks:
         self.held: list[int] = []
         self.ideas: list[int] = []
         self.runner: list[tuple[bool, bool]] = []  # the escape's step costs: (There are better ways, keycard)
+        self.vent: list[bool] = []  # Grease Men, whose walks may cross gaps
         self._runs: dict[tuple[str, bool, bool], int] = {}
         self.allowed: list[set[str] | None] = []
         for p in R.in_play(st):
@@ -225,10 +239,24 @@ class _Walks:
             self.ideas.append(p.ideas)
             card = "keycard" in p.loot
             self.runner.append((better, card))
+            vent = P.vents(p)
+            self.vent.append(vent)
             self.frm.append(
-                _walk(st, {p.pos}, allowed, outward=True, start=held, key=key, keycard=card, opened=opened)
+                _walk(
+                    st,
+                    {p.pos},
+                    allowed,
+                    outward=True,
+                    start=held,
+                    key=key,
+                    keycard=card,
+                    opened=opened,
+                    vent=vent,
+                )
             )
-            self.out_of.append(_walk(st, to, allowed, outward=False, key=key, keycard=card, opened=opened))
+            self.out_of.append(
+                _walk(st, to, allowed, outward=False, key=key, keycard=card, opened=opened, vent=vent)
+            )
         self.free_out = _walk(st, to, None, outward=False, key=key, opened=opened)
 
     def with_opened(self, opened: frozenset[str]) -> _Walks:
@@ -295,7 +323,14 @@ class _Walks:
             w.frm[i] for s, i in w.by_seat.items() if set(R.SAFE_TOOLS) & set(self.st.players[s].items)
         ]
         if carriers:
-            return cost + min(min((frm.get(n, FAR) for n in safes), default=FAR) for frm in carriers)
+            best = cost + min(min((frm.get(n, FAR) for n in safes), default=FAR) for frm in carriers)
+            # a Grease Man with them (or handed them where he stands) may crawl round what shuts the safe in
+            for s, i in self.by_seat.items():
+                p = self.st.players[s]
+                if self.vent[i] and (set(R.SAFE_TOOLS) & set(p.items) or P.tools_taker(self.st, p)):
+                    handed = 0 if set(R.SAFE_TOOLS) & set(p.items) else HANDOVER
+                    best = min(best, handed + min((self.frm[i].get(n, FAR) for n in safes), default=FAR))
+            return best
         lying = P.tool_places(self.st)
         if not lying:
             return cost + NO_WAY
@@ -352,10 +387,20 @@ class _Walks:
     def fetch_each(self, tiles: dict[str, int], k: int) -> float:
         """The walks of ``k`` pieces of loot lying on ``tiles`` (tile -> pieces there) fetched and carried out,
         each by a different character where there are enough (the cheapest pairs first; a piece nobody
-        is left for costs a trip from the nearest exit and back), plus opening their way once."""
+        is left for costs a trip from the nearest exit and back), plus opening their way once. A single piece
+        may instead be a Grease Man's, crawling round what shuts it in with nothing opened (The Final Score
+        Part 1's documents, in the safe behind keycard door i4)."""
         live = {n: c for n, c in tiles.items() if R.alive(self.st, n)}
         if not live:
             return 2.0 * FAR * k
+        crawl = float("inf")
+        if k == 1:
+            for i, vent in enumerate(self.vent):
+                if vent:
+                    crawl = min([crawl, *(self.frm[i].get(n, UNPLANNED) + self.out(i, n) for n in live)])
+        return min(crawl, self._fetch_each(tiles, live, k))
+
+    def _fetch_each(self, tiles: dict[str, int], live: dict[str, int], k: int) -> float:
         opening, opened = self.open_way(set(tiles))
         w = self.with_opened(opened)
         # off a character's plan a piece is all but out of its reach (plans are fixed), however short the
@@ -436,7 +481,9 @@ class _Walks:
                 # handed on: carried over its own plan to a tile of another's, which walks there and on. The
                 # hand-over counts a step, so that the carrier hands it on (or leaves it there) rather than
                 # ends its action still holding it, out of reach of the crewmate who must take it on.
-                along = _walk(self.st, {n}, self.allowed[i], outward=True, key=self.key, keycard=True)
+                along = _walk(
+                    self.st, {n}, self.allowed[i], outward=True, key=self.key, keycard=True, vent=self.vent[i]
+                )
                 for j, meets in enumerate(self.frm):
                     if j == i:
                         continue
@@ -449,12 +496,12 @@ class _Walks:
         """Character ``i``'s walk from every tile of its plan to ``to`` over its own plan, carrying the
         keycard: onto one of them, or to a tile beside one at a step more (a keycard door opens to a carrier
         next to it, and The Side Channel's guide walks to the USB key's carrier)."""
-        allowed = self.allowed[i]
+        allowed, vent = self.allowed[i], self.vent[i]
         if allowed is None:
-            return _walk(self.st, to, None, outward=False, key=self.key, keycard=True)
+            return _walk(self.st, to, None, outward=False, key=self.key, keycard=True, vent=vent)
         sides = {m for n in to for m in R.neighbour_table(self.st).get(n, ())} - to
-        onto = _walk(self.st, to, allowed, outward=False, key=self.key, keycard=True)
-        beside = _walk(self.st, sides, allowed, outward=False, start=1, key=self.key, keycard=True)
+        onto = _walk(self.st, to, allowed, outward=False, key=self.key, keycard=True, vent=vent)
+        beside = _walk(self.st, sides, allowed, outward=False, start=1, key=self.key, keycard=True, vent=vent)
         return {n: min(onto.get(n, FAR), beside.get(n, FAR)) for n in {*onto, *beside}}
 
 
