@@ -789,3 +789,55 @@ def test_one_who_knows_better_ways_slips_off_a_guarded_tile_only_to_move_on() ->
     assert weights()["slip"] == held["slip"]
     iceheart.left = "R"  # nothing left to move with
     assert weights().get("slip", 0) == 0
+
+
+# --- The Grease Man's vents ----------------------------------------------------------------------------------
+
+
+def test_the_grease_man_is_dealt_a_safe_only_his_vents_reach_and_starts_with_the_tools_carrier() -> None:
+    # The Final Score Part 1 (Pro: level 3, Showtime a Grease Man): the safe k5 lies behind keycard door i4, the
+    # keycard at a5 across the building; tunnel i8 lies a gap from j6, beside the safe. Walking only, the crew
+    # laid tunnel d8, dealt the safe to the Safecracker and planned through the shut door: no crew came within
+    # 90 steps of the job.
+    game = levelled_and_planned("the_final_score_part_1", 3, 20007)
+    st = state(game)
+    assert "i8" in st.exits
+    greaser = next(p for p in st.players.values() if P.vents(p))
+    carrier = next(p for p in st.players.values() if set(R.SAFE_TOOLS) & set(p.items))
+    assert greaser.pos == carrier.pos == "i8"
+    assert "j6" in R.vent_table(st)["i8"] and "j6" not in R.nbrs(st, "i8")
+    assert greaser.plans[:2] == ["j6", "k5"]
+    assert "i4" not in greaser.plans  # out by the vents (j5 to h5), not through the keycard door
+    assert {"j5", "h5"} <= set(greaser.plans) and set(greaser.plans) & R.hideouts(st)
+    # Round 1: the carrier hands the tools on before anything else.
+    options = game.legal_commands(carrier.seat)
+    weights = P.bot_weights(st, carrier.seat, options)
+    best = max(zip(weights, [c.text for c in options], strict=True))
+    assert best == (60, "give item:safecracking_tools " + greaser.seat), best
+
+
+def test_a_vent_is_weighed_when_the_tile_across_the_gap_is_nearer_on_the_plan() -> None:
+    game = levelled_and_planned("the_final_score_part_1", 3, 20007)
+    st = state(game)
+    greaser = next(p for p in st.players.values() if P.vents(p))
+    carrier = next(p for p in st.players.values() if set(R.SAFE_TOOLS) & set(p.items))
+    game.apply(carrier.seat, f"give item:safecracking_tools {greaser.seat}")
+    st = state(game)
+    moving = next(o.key for o in R.options(st, st.players[greaser.seat]) if o.subs.count("M") >= 2)
+    game.apply(greaser.seat, f"act {moving}")
+    st = state(game)
+    options = game.legal_commands(greaser.seat)
+    assert [c.text for c in options if c.verb == "move"] == []  # nothing next to i8 is on his plan
+    weights = dict(zip([c.text for c in options], P.bot_weights(st, greaser.seat, options), strict=True))
+    assert weights["vent"] == 45
+    game.apply(greaser.seat, "vent")
+    st = state(game)
+    options = game.legal_commands(greaser.seat)
+    weights = dict(zip([c.text for c in options], P.bot_weights(st, greaser.seat, options), strict=True))
+    assert weights["move j6"] >= 12 and "vent" not in weights
+    # Off the gap's edge (j6, beside the safe) a vent buys nothing: the next step is a plain one.
+    greaser = state(game).players[greaser.seat]
+    game.apply(greaser.seat, "move j6")
+    st = state(game)
+    d = P.plan_of(st, st.players[greaser.seat])
+    assert P.vent_weight(st, st.players[greaser.seat], d, d[st.players[greaser.seat].pos]) == 0

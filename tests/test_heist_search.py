@@ -649,3 +649,49 @@ def test_a_keycard_counts_the_walk_over_the_plans_that_carry_it_to_its_door() ->
     relayed.players["p1"].loot.remove("keycard")
     relayed.players["p2"].loot.append("keycard")
     assert S.crew_score(relayed) > held
+
+
+def final_score_planned() -> HeistState:
+    """The Final Score Part 1 for a level-3 crew (Showtime a Grease Man), planned by the game's own player:
+    tunnel i8, the Grease Man and the Safecracker's tools there, his plan j6 (a gap from i8), the safe k5."""
+    game = new_game("heist", scenario="the_final_score_part_1", seed=20007, seats=dict.fromkeys(SEATS4),
+                    options={"campaign": {"*": campaign.levelled_crew(3)}})  # fmt: skip
+    while state(game).phase == "plan":
+        seat = game.next_bot_seat()
+        assert seat is not None
+        game.apply(seat, game.bot_command(seat))
+    return state(game)
+
+
+def test_the_grease_man_crawls_to_a_safe_no_walk_reaches_without_its_keycard() -> None:
+    # k5 lies behind keycard door i4 and the keycard far off at a5; the Grease Man at i8 crawls to j6 and steps
+    # onto the safe. Walking only, the safe counted the keycard's fetch, 100 steps of work in all.
+    st = final_score_planned()
+    greaser = next(p for p in st.players.values() if P.vents(p))
+    carrier = next(p for p in st.players.values() if set(R.SAFE_TOOLS) & set(p.items))
+    assert greaser.pos == carrier.pos == "i8"
+    walks = S._Walks(st)
+    handed = walks.crack({"k5"})
+    assert handed <= S.HANDOVER + 2 + P.VENT_COST + 2  # the tools handed over, then i8 -(vent)- j6 - k5
+    steps, _parts = S.job_steps(st)
+    assert steps < 60
+    # with the tools in his hands the hand-over is no longer counted
+    carrier.items.remove("safecracking_tools")
+    greaser.items.append("safecracking_tools")
+    assert S._Walks(st).crack({"k5"}) == handed - S.HANDOVER
+    # one who cannot crawl counts the keycard's fetch and the door
+    greaser.character = carrier.character
+    assert not P.vents(greaser)
+    assert S._Walks(st).crack({"k5"}) >= handed + S.FAR
+
+
+def test_the_grease_man_counts_the_documents_out_of_the_safe_round_the_keycard_door() -> None:
+    st = final_score_planned()
+    greaser = next(p for p in st.players.values() if P.vents(p))
+    st.flags.append("safe_open")
+    st.tiles["k5"].loot.append("docs")
+    greaser.pos = "k5"
+    # out by j5 -(vent)- h5, g4, g3 to the hideout f2: about a dozen steps, no keycard fetched for them
+    assert S._Walks(st, R.hideouts(st)).fetch_each({"k5": 1}, 1) < S.FAR
+    greaser.character = "safecracker"
+    assert S._Walks(st, R.hideouts(st)).fetch_each({"k5": 1}, 1) >= S.FAR
