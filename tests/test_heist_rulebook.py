@@ -63,6 +63,34 @@ def test_vent_crawl_reveals_the_tile_across_the_gap_before_anyone_steps_on_it() 
         game.apply("p1", "move f6")
 
 
+def test_vent_crawl_makes_the_tile_across_the_gap_adjacent_for_every_sub_action() -> None:
+    """The card: a tile directly across one gap "counts as adjacent". So in the action of the crawl the Grease
+    Man unlocks the locked f6 across the gap from e4 and steps onto it; before the crawl, and once the action
+    is over, f6 is not next to him (a punch at its guard is refused)."""
+    game, st = started(pos={"p1": "i5", "p2": "i5", "p3": "i3"}, dice=[1, 1, 1, 1])
+    p = st.players["p1"]
+    p.character, p.pos, p.plans = "grease_man", "e4", ["f6"]
+    put(st, "f6", "lock")
+    assert "f6" not in R.nbrs(st, "e4")
+    game.apply("p1", "act bump")  # 🔓🔓🔊🔊➜
+    assert "unlock f6" not in [c.text for c in game.legal_commands("p1")]
+    game.apply("p1", "vent")
+    game.apply("p1", "unlock f6")
+    assert not R.chits(st, "f6", "lock")
+    game.apply("p1", "move f6")
+    assert p.pos == "f6"
+    game.apply("p1", "done")
+    for seat in ("p2", "p3"):
+        game.apply(seat, "act walk")
+        game.apply(seat, "done")
+    st = game.state
+    p = st.players["p1"]
+    put(st, "e4", "guard")
+    game.apply("p1", "act punch")  # 👊🔊🔊➜, without a crawl this time
+    with pytest.raises(IllegalCommand):
+        game.apply("p1", "subdue e4")
+
+
 # --- non-player characters -----------------------------------------------------------------------------------
 
 

@@ -55,13 +55,20 @@ def tile_arg(st: HeistState, text: str) -> str:
 # --- legality helpers ---------------------------------------------------------------------------------
 
 
+def adjacent(st: HeistState, p: Player) -> tuple[str, ...]:
+    """The tiles adjacent to the character now: those sharing a side with its tile, and while its Vent crawl
+    lasts (this action) those straight across one gap, which count as adjacent for every sub-action."""
+    near = R.nbrs(st, p.pos)
+    if "vent" in p.flags:
+        return (*near, *R.vent_table(st).get(p.pos, ()))
+    return near
+
+
 def move_targets(st: HeistState, p: Player) -> list[str]:
     """Tiles a ➜ may take the character to now (adjacent, planned or an exit, not locked)."""
     if not can_leave(st, p):
         return []
-    near = set(R.nbrs(st, p.pos))
-    if "vent" in p.flags:
-        near.update(m for m in R.board(st).gap_across.get(p.pos, ()) if R.alive(st, m))
+    near = set(adjacent(st, p))
     outs = R.exits(st)
     full: set[str] = set()
     if R.has_rule(st, "hideout_limit"):  # at most two characters in one hideout
@@ -90,10 +97,7 @@ def why_not_move(st: HeistState, p: Player, to: str) -> str:
         if R.guards(st, p.pos):
             return f"an unsubdued guard at {p.pos} holds {p.nickname}: subdue him first"
         return f"{p.nickname} is shut in by a remote lock"
-    near = set(R.nbrs(st, p.pos))
-    if "vent" in p.flags:
-        near.update(R.board(st).gap_across.get(p.pos, ()))
-    if to not in near:
+    if to not in adjacent(st, p):
         return f"{to} is not next to {p.pos}"
     if R.locked(st, to):
         return f"{to} is locked"
@@ -102,12 +106,12 @@ def why_not_move(st: HeistState, p: Player, to: str) -> str:
 
 def unlock_targets(st: HeistState, p: Player) -> list[str]:
     """Adjacent locked tiles (lock chits)."""
-    return sorted(m for m in R.nbrs(st, p.pos) if R.chits(st, m, LOCK))
+    return sorted(m for m in adjacent(st, p) if R.chits(st, m, LOCK))
 
 
 def reach(st: HeistState, p: Player) -> list[str]:
-    """The character's tile and its neighbours."""
-    return [p.pos, *R.nbrs(st, p.pos)]
+    """The character's tile and those adjacent to it (:func:`adjacent`)."""
+    return [p.pos, *adjacent(st, p)]
 
 
 def subdue_targets(st: HeistState, p: Player) -> list[str]:
@@ -147,7 +151,7 @@ def take_targets(st: HeistState, p: Player) -> list[tuple[str, str]]:
     """(what, tile) pairs the character may pick up now."""
     spots = [p.pos]
     if "larceny" in p.flags:
-        spots += [m for m in R.nbrs(st, p.pos) if not R.locked(st, m)]
+        spots += [m for m in adjacent(st, p) if not R.locked(st, m)]
     out = []
     for n in spots:
         for what in R.loot_on(st, n):
@@ -360,10 +364,10 @@ def free_commands(st: HeistState, p: Player) -> list[Command]:
             if q is not p and q.pos == p.pos:
                 out.append(Command("give", (what, q.seat), f"Hand {what} to {q.nickname}"))
         if swindle:
-            out += [Command("drop", (what, m), f"Slip {what} onto {m}") for m in R.nbrs(st, p.pos)
+            out += [Command("drop", (what, m), f"Slip {what} onto {m}") for m in adjacent(st, p)
                     if not R.locked(st, m)]  # fmt: skip
     if "keycard" in p.loot:
-        out += [Command("open", (m,), f"Open the keycard door at {m}") for m in R.nbrs(st, p.pos)
+        out += [Command("open", (m,), f"Open the keycard door at {m}") for m in adjacent(st, p)
                 if "keycard_door" in st.tiles[m].marks]  # fmt: skip
     if any(n.kind == "hostage" and n.status == "in" and not n.active and n.pos == p.pos for n in st.npcs):
         out.append(Command("escort", (), "Take the hostage"))
@@ -387,7 +391,11 @@ def free_commands(st: HeistState, p: Player) -> list[Command]:
         if ({"larcenist", "swindler"} & ab) and "larceny" not in p.flags and p.ideas >= 1:
             out.append(Command("larceny", (), "Pay 💡 to handle loot on an adjacent tile this round"))
         if "vent_crawl" in ab and "vent" not in p.flags and p.action and not p.done:
-            out.append(Command("vent", (), "Vent crawl: pay 🔊🔊🔊🔊 to move across one gap this round"))
+            out.append(
+                Command(
+                    "vent", (), "Vent crawl: pay 🔊🔊🔊🔊; tiles across one gap count as adjacent this action"
+                )
+            )
         code = "i_can_haz_teh_codes" in ab and p.ideas >= 2 or "has_the_code" in ab
         if code and "codes" not in p.used and any(R.chits(st, n, CAMERA) for n in st.tiles):
             out.append(Command("codes", (), "Reveal every tile next to a known live camera"))
@@ -1290,8 +1298,8 @@ def h_vent(st: HeistState, p: Player, a: Args, ev: list[Event]) -> None:
 
 def vent_reveal(st: HeistState, p: Player, ev: list[Event]) -> None:
     """Vent crawl: the tiles across one gap count as adjacent, so unknown ones there are auto-revealed."""
-    for m in R.board(st).gap_across.get(p.pos, ()):
-        if R.alive(st, m) and st.tiles[m].unknown:
+    for m in R.vent_table(st).get(p.pos, ()):
+        if st.tiles[m].unknown:
             R.draw(st, m, ev, "Auto-reveal (through the vents) at", p)
 
 
