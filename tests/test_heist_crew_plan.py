@@ -841,3 +841,22 @@ def test_a_vent_is_weighed_when_the_tile_across_the_gap_is_nearer_on_the_plan() 
     st = state(game)
     d = P.plan_of(st, st.players[greaser.seat])
     assert P.vent_weight(st, st.players[greaser.seat], d, d[st.players[greaser.seat].pos]) == 0
+
+
+def test_a_vent_toward_a_lock_across_the_gap_is_weighed_only_with_a_pick_left_to_open_it() -> None:
+    # The Final Score Part 1, seed 20007: the Grease Man stood three rounds at j5 with the documents while h5,
+    # a gap away on his way to the hideout f2, held a lock: the vent was weighed 0 for the locked tile, though
+    # once he crawls it counts as adjacent and his 🔓 opens it.
+    game = levelled_and_planned("the_final_score_part_1", 3, 20007)
+    st = state(game)
+    greaser = next(p for p in st.players.values() if P.vents(p))
+    assert "h5" in R.vent_table(st)["j5"] and {"j5", "h5"} <= set(greaser.plans)
+    greaser.pos, greaser.loot = "j5", ["docs"]
+    st.tiles["h5"].chits = []
+    put(st, "h5", "lock")
+    d = P.plan_of(st, greaser)
+    assert d["h5"] < d["j5"]
+    greaser.action, greaser.left = "strongarm", "UMS"
+    assert P.vent_weight(st, greaser, d, d["j5"]) == 45
+    greaser.left = "MS"
+    assert P.vent_weight(st, greaser, d, d["j5"]) == 0
