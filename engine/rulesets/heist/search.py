@@ -12,6 +12,7 @@ the real dice back.
 from __future__ import annotations
 
 import heapq
+from functools import partial
 
 from engine.ai.copying import rng_copy
 from engine.dice import Rng
@@ -241,22 +242,9 @@ class _Walks:
             self.runner.append((better, card))
             vent = P.vents(p)
             self.vent.append(vent)
-            self.frm.append(
-                _walk(
-                    st,
-                    {p.pos},
-                    allowed,
-                    outward=True,
-                    start=held,
-                    key=key,
-                    keycard=card,
-                    opened=opened,
-                    vent=vent,
-                )
-            )
-            self.out_of.append(
-                _walk(st, to, allowed, outward=False, key=key, keycard=card, opened=opened, vent=vent)
-            )
+            walk = partial(_walk, st, allowed=allowed, key=key, keycard=card, opened=opened, vent=vent)
+            self.frm.append(walk({p.pos}, outward=True, start=held))
+            self.out_of.append(walk(to, outward=False))
         self.free_out = _walk(st, to, None, outward=False, key=key, opened=opened)
 
     def with_opened(self, opened: frozenset[str]) -> _Walks:
