@@ -968,8 +968,7 @@ def vent_weight(st: HeistState, p: Player, d: dict[str, int], here: int) -> int:
     """Vent crawl (🔊🔊🔊🔊): much when the character may leave its tile, its action has a move left and a
     tile across a gap lies nearer on its plan (``d``, from ``here``) than any next to it, open or with a lock
     its action has a 🔓 left for (The Final Score Part 1's h5, on the way from the safe to the hideouts);
-    nothing otherwise.
-    Weighed 0 like any loud extra, the Grease Man never crawled into The Marathon Job's vault at e2, a gap
+    nothing otherwise. Weighed 0 like any loud extra, the Grease Man never crawled into The Marathon Job's vault at e2, a gap
     away from d4 and behind a remote lock and keycard door by any walk."""
     if not A.can_leave(st, p) or "M" not in p.left:
         return 0

@@ -304,7 +304,8 @@ class _Walks:
         """Getting the safe's tools onto the safe (:data:`R.SAFE_TOOLS`: only they crack it): a carrier's
         walk there, or a character's to where they lie and on to the safe over its own plan, as the
         carrier's would be once it picks them up (over the board where no plan goes on to the safe;
-        :data:`NO_WAY` with none left anywhere), after opening the way to it."""
+        :data:`NO_WAY` with none left anywhere), after opening the way to it; or a Grease Man's crawl there
+        with the tools (carried, or handed to him where he stands: :data:`HANDOVER`), which opens nothing."""
         cost, opened = self.open_way(safes)
         w = self.with_opened(opened)
         carriers = [
