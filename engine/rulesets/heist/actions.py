@@ -138,8 +138,7 @@ def can_crack(st: HeistState, p: Player) -> bool:
     """🔓 may become 🧩: on the safe with Safecracking tools or a Plasma torch, or next to a torch-bearer on it."""
     if "U" not in p.left:
         return False
-    mine = set(R.SAFE_TOOLS) & set(p.items)
-    if mine and on_safe(st, p):
+    if R.carries_tools(p) and on_safe(st, p):
         return True
     for q in R.in_play(st):
         if q is not p and "plasma_torch" in q.items and on_safe(st, q) and q.pos in reach(st, p):

@@ -197,7 +197,7 @@ def tools_needed(st: HeistState) -> bool:
     do any lie on the map: someone must buy them (only the Plasma Torch is sold from the start)."""
     if not R.heist(st).objective.safe or "safe_open" in st.flags:
         return False
-    if any(set(R.SAFE_TOOLS) & set(q.items) for q in st.players.values()):
+    if any(R.carries_tools(q) for q in st.players.values()):
         return False
     return not any(_holds_tools(t.loot) for t in st.tiles.values())
 
@@ -208,7 +208,7 @@ def tool_places(st: HeistState) -> set[str]:
     Grounds' torch at d8); empty otherwise."""
     if not R.heist(st).objective.safe or "safe_open" in st.flags:
         return set()
-    if any(set(R.SAFE_TOOLS) & set(q.items) for q in R.in_play(st)):
+    if any(R.carries_tools(q) for q in R.in_play(st)):
         return set()
     return {n for n, t in st.tiles.items() if t.loot and _holds_tools(t.loot) and R.alive(st, n)}
 
@@ -588,7 +588,7 @@ def deal_goals(st: HeistState) -> dict[str, set[str]]:
     # a Grease Man they can be handed to (:func:`tools_taker`), whose vents may lead where no walk does
     # without opening a remote lock or keycard door first (:func:`sealed_off`).
     safes = sorted(n for n in places if "safe" in st.tiles[n].marks)
-    holders = [i for i, p in enumerate(free) if set(R.SAFE_TOOLS) & set(p.items)]
+    holders = [i for i, p in enumerate(free) if R.carries_tools(p)]
     takers = [i for i, p in enumerate(free) if i not in holders and tools_taker(st, p)]
 
     def safe_cost(i: int, n: str) -> int:
@@ -664,22 +664,18 @@ def tools_taker(st: HeistState, p: Player) -> bool:
     carrying none, in planning before it has started, or standing with a crewmate who carries them and has
     yet to act. In The Marathon Job and The Final Score Part 1 the safe lies a vent away from where its
     tools' carrier can walk (:func:`tools_meeting`)."""
-    if not vents(p) or set(R.SAFE_TOOLS) & set(p.items):
+    if not vents(p) or R.carries_tools(p):
         return False
     if st.phase == "plan" and not p.ready:
         return True
-    return any(
-        q.pos == p.pos and set(R.SAFE_TOOLS) & set(q.items) and not q.done
-        for q in R.in_play(st)
-        if q is not p
-    )
+    return any(q.pos == p.pos and R.carries_tools(q) and not q.done for q in R.in_play(st) if q is not p)
 
 
 def tools_meeting(st: HeistState, p: Player) -> set[str]:
     """In planning, for a carrier of the safe's tools whose crew has dealt the safe to a Grease Man without
     them (:func:`tools_taker`): where that one stands, or the entrances it will start from
     (:func:`best_starts`), so that the tools are handed on at the start. Empty otherwise."""
-    if st.phase != "plan" or not set(R.SAFE_TOOLS) & set(p.items):
+    if st.phase != "plan" or not R.carries_tools(p):
         return set()
     safes = safe_tiles(st)
     goals = crew_goals(st)

@@ -54,6 +54,11 @@ SAFE_TOOLS = (
 )  # the only cards that give 🧩: a safe opens to nothing else
 
 
+def carries_tools(p: Player) -> bool:
+    """True when the character carries a safe's tools (:data:`SAFE_TOOLS`: only they crack a safe)."""
+    return bool(set(SAFE_TOOLS) & set(p.items))
+
+
 def C() -> HeistContent:
     """The loaded heist content."""
     return load_content()

@@ -308,16 +308,14 @@ class _Walks:
         with the tools (carried, or handed to him where he stands: :data:`HANDOVER`), which opens nothing."""
         cost, opened = self.open_way(safes)
         w = self.with_opened(opened)
-        carriers = [
-            w.frm[i] for s, i in w.by_seat.items() if set(R.SAFE_TOOLS) & set(self.st.players[s].items)
-        ]
+        carriers = [w.frm[i] for s, i in w.by_seat.items() if R.carries_tools(self.st.players[s])]
         if carriers:
             best = cost + min(min((frm.get(n, FAR) for n in safes), default=FAR) for frm in carriers)
             # a Grease Man with them (or handed them where he stands) may crawl round what shuts the safe in
             for s, i in self.by_seat.items():
                 p = self.st.players[s]
-                if self.vent[i] and (set(R.SAFE_TOOLS) & set(p.items) or P.tools_taker(self.st, p)):
-                    handed = 0 if set(R.SAFE_TOOLS) & set(p.items) else HANDOVER
+                if self.vent[i] and (R.carries_tools(p) or P.tools_taker(self.st, p)):
+                    handed = 0 if R.carries_tools(p) else HANDOVER
                     best = min(best, handed + min((self.frm[i].get(n, FAR) for n in safes), default=FAR))
             return best
         lying = P.tool_places(self.st)
@@ -454,8 +452,7 @@ class _Walks:
         holders = {  # characters carrying what opens the way (a keycard, the USB key, a safe's tools)
             i: self.st.players[seat].pos
             for seat, i in self.by_seat.items()
-            if set(self.st.players[seat].loot) & HANDED
-            or set(self.st.players[seat].items) & set(R.SAFE_TOOLS)
+            if set(self.st.players[seat].loot) & HANDED or R.carries_tools(self.st.players[seat])
         }
         for i, frm in enumerate(self.frm):
             for n in places:
