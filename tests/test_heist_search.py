@@ -541,6 +541,23 @@ def test_one_who_knows_better_ways_is_held_for_an_idea_however_many_guards_hold_
     assert held - S.job_steps(st)[0] == pytest.approx(3 * (with_idea - free))
 
 
+def test_a_way_out_over_a_lockdown_gate_counts_as_gone_before_the_escape() -> None:
+    # The Proving Grounds: every gate still standing shuts as the escape starts (ruling 47), d7 with it, and
+    # c7 beyond it is then out of reach. Reckoned over the board as it stood, the documents at d6 were two
+    # escape moves from c7, and the search (which counts the run with the documents as such) and the
+    # policy's idea-giving weighed a run no runner could make.
+    st = planned_by_the_game("the_proving_grounds")
+    carrier = next(iter(st.players.values()))
+    carrier.pos, carrier.loot = "d6", ["docs"]
+    assert R.standing_gates(st) == ["f3", "c4", "f5", "d7"]
+    need = R.escape_need(st, carrier)
+    route = R.escape_route(st, carrier)
+    assert need is not None and route is not None and need > 2
+    assert not {n for n, _moves in route} & set(R.standing_gates(st))
+    st.removed += R.standing_gates(st)  # the same once they have shut
+    assert R.escape_need(st, carrier) == need
+
+
 def test_the_safe_counts_its_tools_fetched_then_carried_to_it() -> None:
     # The Proving Grounds: only the Plasma Torch (d8) cracks the safe (e1). The count of the work walked the
     # nearest character to the safe, torch or none, so picking the torch up scored nothing.

@@ -726,14 +726,17 @@ def finish_action(st: HeistState, p: Player, ev: list[Event]) -> None:
 # --- escape -------------------------------------------------------------------------------------------
 
 
-def step_cost(st: HeistState, a: str, c: str, better: bool, keycard: bool) -> int | None:
+def step_cost(
+    st: HeistState, a: str, c: str, better: bool, keycard: bool, shut: frozenset[str] = frozenset()
+) -> int | None:
     """Escape moves for one step from tile ``a`` to its neighbour ``c`` (None: impossible).
 
     Entering costs 1; locked tiles are impassable (a keycard door costs 1 more with the keycard);
     leaving a tile costs 1 more per unsubdued guard there (no more for those who know ``better`` ways).
     A remote lock shuts in whoever stands under it: nobody leaves that tile until a server opens it.
+    ``shut``: tiles gone by then (:func:`shut_at_escape`).
     """
-    if not alive(st, c) or imprisoning(st, a):
+    if not alive(st, c) or c in shut or imprisoning(st, a):
         return None
     t = st.tiles[c]
     if chits(st, c, LOCK) or "remote_lock_x" in t.marks or "remote_lock_y" in t.marks:
@@ -749,10 +752,21 @@ def step_cost(st: HeistState, a: str, c: str, better: bool, keycard: bool) -> in
     return 1 + extra
 
 
+def shut_at_escape(st: HeistState) -> frozenset[str]:
+    """The tiles the escape will find gone: every lockdown gate still standing shuts as it starts (ruling
+    47), so none is left once it runs."""
+    return frozenset(
+        n for n, t in st.tiles.items() if t.marks and n not in st.removed and set(GATES) & set(t.marks)
+    )
+
+
 def escape_paths(
     st: HeistState, start: str, better: bool, keycard: bool
 ) -> tuple[dict[str, int], dict[str, str]]:
-    """Least escape moves from ``start`` to every tile, and each tile's predecessor (Dijkstra)."""
+    """Least escape moves from ``start`` to every tile, and each tile's predecessor (Dijkstra), over the
+    board as the escape will find it (:func:`shut_at_escape`): reckoned before the escape, a way out over a
+    gate still standing (The Proving Grounds' d7, beside entrance c7) counted moves no runner could make."""
+    shut = shut_at_escape(st)
     best = {start: 0}
     prev: dict[str, str] = {}
     heap = [(0, start)]
@@ -761,7 +775,7 @@ def escape_paths(
         if d > best[cur]:
             continue
         for m in nbrs(st, cur):
-            c = step_cost(st, cur, m, better, keycard)
+            c = step_cost(st, cur, m, better, keycard, shut)
             if c is None:
                 continue
             if d + c < best.get(m, d + c + 1):
@@ -810,7 +824,8 @@ def escape_route(st: HeistState, p: Player, via: str = "") -> list[tuple[str, in
 
 
 def escape_need(st: HeistState, p: Player, via: str = "") -> int | None:
-    """Escape moves the character needs to reach an exit (through ``via`` if given); None: no way out."""
+    """Escape moves the character needs to reach an exit (through ``via`` if given), over the board as the
+    escape will find it (:func:`escape_paths`); None: no way out."""
     route = escape_route(st, p, via)
     if route is None:
         return None
