@@ -264,7 +264,8 @@ def imprisoning(st: HeistState, n: str) -> bool:
 
 def standing_gates(st: HeistState) -> list[str]:
     """The tiles of the lockdown gates still standing, in the order they shut (A first)."""
-    return [n for g in GATES for n in sorted(st.tiles) if g in st.tiles[n].marks and n not in st.removed]
+    names = sorted(st.tiles)
+    return [n for g in GATES for n in names if g in st.tiles[n].marks and n not in st.removed]
 
 
 def gate_schedule(st: HeistState, cards: int | None = None) -> dict[str, int]:
@@ -755,9 +756,7 @@ def step_cost(
 def shut_at_escape(st: HeistState) -> frozenset[str]:
     """The tiles the escape will find gone: every lockdown gate still standing shuts as it starts (ruling
     47), so none is left once it runs."""
-    return frozenset(
-        n for n, t in st.tiles.items() if t.marks and n not in st.removed and set(GATES) & set(t.marks)
-    )
+    return frozenset(standing_gates(st))
 
 
 def escape_paths(
