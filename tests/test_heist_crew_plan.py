@@ -499,6 +499,35 @@ def test_loot_is_handed_on_to_a_crewmate_who_can_still_carry_it_nearer_an_exit_t
     assert back and P.bot_weights(st, "p2", back)[0] == 0  # never back to the one further from the way out
 
 
+def test_the_loot_goes_to_the_crewmate_who_will_run_it_out_better_in_the_escape() -> None:
+    # The Proving Grounds, late: Johnny Swagger holds the documents on d2 beside Iceheart. Every gate shuts when
+    # the escape starts, so the run from d2 is long. He thinks up about 💡 two rounds in three, she nearly
+    # 💡💡 a round and guards do not slow her: with three rounds to come she is the one to run them out, though
+    # she has acted this round (she carries them no further now; she thinks). Never back to him.
+    game = game_for("the_proving_grounds", SEATS4)
+    skip_planning(game, {"p1": "c7", "p2": "c7", "p3": "g8", "p4": "c7"})
+    st = state(game)
+    johnny, iceheart = st.players["p1"], st.players["p4"]
+    johnny.character, johnny.skills, johnny.items = "angry_locksmith", ["steal", "bypass"], []
+    iceheart.character, iceheart.skills, iceheart.items = "street_urchin", ["concoct", "yank_wires"], []
+    johnny.pos = iceheart.pos = "d2"
+    johnny.ideas = iceheart.ideas = 0
+    johnny.loot.append("docs")
+    iceheart.action = "walk"
+
+    def weight(giver: str, to: str) -> int:
+        give = [c for c in game.legal_commands(giver) if c.verb == "give" and c.args == ("docs", to)]
+        assert give
+        return P.bot_weights(st, giver, give)[0]
+
+    st.deck = ["21", "D3", "23", "24", "Z2"]  # seed 20178's round 9: three Action phases after this one
+    assert P.escape_burden(st, iceheart) + 1 <= P.escape_burden(st, johnny)
+    assert weight("p1", "p4") > 0
+    johnny.loot.remove("docs")
+    iceheart.loot.append("docs")
+    assert weight("p4", "p1") == 0
+
+
 def test_a_shut_in_prisoner_makes_no_noise_for_nothing() -> None:
     # The Black Box: the freed Architect (a8) is shut in again when a lock appears on b7, her only way out
     # (a guard locking himself in there, say). It dashed (🔊➜➜) round after round: noise, and so event

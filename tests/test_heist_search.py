@@ -50,9 +50,15 @@ def test_goals_include_the_servers_of_remote_locked_loot() -> None:
     assert {"f1", "f4", "i1"} <= goals
 
 
+def last_round(st: HeistState) -> None:
+    """Leave one event card: this round's Event phase is the last before the alarm, no round to think in."""
+    st.deck = [next(c for c in st.deck if not R.is_crisis(c))]
+
+
 def test_walking_toward_the_documents_and_out_with_them_raises_the_score() -> None:
     st = dark_horse()
     st.tiles["i1"].marks.remove("remote_lock_y")
+    last_round(st)
     far = S.crew_score(st)
     st.players["p1"].pos = "h2"  # next to the documents
     near = S.crew_score(st)
@@ -72,6 +78,7 @@ def test_ideas_in_hand_pay_for_the_run_out_with_the_documents() -> None:
     st = dark_horse()
     st.tiles["i1"].marks.remove("remote_lock_y")
     st.tiles["i1"].loot.remove("docs")
+    last_round(st)
     p = st.players["p1"]
     p.pos, p.loot, p.ideas = "i1", ["docs"], 0
     walked = S.job_steps(st)[0]
@@ -85,6 +92,47 @@ def test_ideas_in_hand_pay_for_the_run_out_with_the_documents() -> None:
     assert S.crew_score(st) > low
     p.ideas = run - 1  # the die's sure 1 does the rest: the documents are as good as out
     assert S.job_steps(st, escape_ideas=True)[0] == 0
+
+
+def test_a_carrier_counts_the_ideas_it_can_still_think_of_before_the_alarm() -> None:
+    # The documents' carrier with rounds to spare need not walk them out: each Action phase left before the
+    # deck runs out gives it the ideas of its best thinking action (on average over its die) for the run.
+    # Noise that throws an event card away takes a round, and those ideas, from it.
+    st = dark_horse()
+    st.tiles["i1"].marks.remove("remote_lock_y")
+    st.tiles["i1"].loot.remove("docs")
+    p = st.players["p1"]
+    p.pos, p.loot, p.ideas = "i1", ["docs"], 0
+    run = R.escape_need(st, p)
+    assert run is not None and run >= 4
+    events = [c for c in st.deck if not R.is_crisis(c)]
+    st.deck = events[:3]  # this round's card and two more: two Action phases to think in
+    assert S.rounds_left(st) == 2
+    rate = R.ideas_a_round(p)
+    assert 0 < rate < (run - 1) / 2
+    assert S.job_steps(st, escape_ideas=True)[0] == pytest.approx(run - 1 - 2 * rate)
+    thinking = S.crew_score(st)
+    p.noise_due = 1
+    st.noise = next(a for a in R.track(st)[0] if a > st.noise) - 1  # the next 🔊 lands on an alert space
+    assert S.rounds_left(st) == 1
+    assert S.job_steps(st, escape_ideas=True)[0] == pytest.approx(run - 1 - rate)
+    assert S.crew_score(st) < thinking
+    st.escape_called = True  # once the alarm is called there is no round left to think in
+    p.noise_due = 0
+    assert S.job_steps(st, escape_ideas=True)[0] == run - 1
+
+
+def test_a_round_of_thinking_is_worth_the_best_idea_action_a_character_can_turn_its_die_to() -> None:
+    # Johnny Swagger (Angry Locksmith, Steal and Bypass) has no Pause of his own: Steal's Recon (💡💡) on face
+    # 3 gives 💡💡 on a 3 and 💡 net on a 4 (one 💡 turns the die), Bypass's Pause (face 2) 💡 on a 2, nothing
+    # further off. The Burglar's own Pause gives 💡 on any roll, and Extract's Recon (face 2) 💡💡 on a 2.
+    p = dark_horse().players["p1"]
+    p.character, p.skills, p.items = "angry_locksmith", ["steal", "bypass"], []
+    assert R.ideas_a_round(p) == pytest.approx(4 / 6)
+    p.skills = []
+    assert R.ideas_a_round(p) == 0
+    p.character, p.skills = "burglar", ["extract", "wing_it"]
+    assert R.ideas_a_round(p) == pytest.approx(7 / 6)
 
 
 def test_a_character_only_reaches_the_tiles_it_planned() -> None:

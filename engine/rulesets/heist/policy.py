@@ -17,6 +17,7 @@ from engine.rulesets.heist import npcs as N
 from engine.rulesets.heist import rules as R
 from engine.rulesets.heist.state import HeistState, Npc, Player
 
+FAR_BURDEN = 99  # the escape moves owed by a character with no way out at all
 # With this many event cards left (or fewer), the crew may call the escape though the job is unfinished.
 LAST_CARDS = 2
 VERB_WEIGHTS = {
@@ -1007,13 +1008,19 @@ def relay_weight(st: HeistState, p: Player, c: Command) -> int:
     (:func:`tools_taker`). Anything else is not handed over (giving back and forth goes nowhere)."""
     what, to = c.args[0], c.args[1]
     q = st.players.get(to)
-    if q is None or q.action or q.done:
+    if q is None:
         return 0
     if what.removeprefix("item:") in R.SAFE_TOOLS:
         # the safe dealt to a Grease Man on the carrier's tile (:func:`tools_taker`): the tools go to him
         goal = goals_for(st, q)
-        return 60 if tools_taker(st, q) and goal and goal <= safe_tiles(st) else 0
+        return (
+            60 if not (q.action or q.done) and tools_taker(st, q) and goal and goal <= safe_tiles(st) else 0
+        )
     if what not in wanted(st):
+        return 0
+    if escape_burden(st, q) + 1 <= escape_burden(st, p):
+        return 45
+    if q.action or q.done:
         return 0
     outs = R.exits(st)
 
@@ -1022,6 +1029,19 @@ def relay_weight(st: HeistState, p: Player, c: Command) -> int:
         return min((reach[e] for e in outs if e in reach), default=999)
 
     return 45 if out_steps(q) < out_steps(p) else 0
+
+
+def escape_burden(st: HeistState, p: Player) -> float:
+    """The escape moves the character would still owe the last-ditch die if the alarm sounded after it spent
+    every round left thinking: its escape need (:func:`rules.escape_need`) less its ideas and the ideas of a
+    round (:func:`rules.ideas_a_round`) for each event card left, 0 if those cover it. Whoever owes less is the better one to run
+    the loot out: Johnny Swagger, at 💡 two rounds in three, held The Proving Grounds' documents beside
+    Iceheart, nearly 💡💡 a round, whom guards do not slow (seed 20178)."""
+    need = R.escape_need(st, p)
+    if need is None:
+        return float(FAR_BURDEN)
+    events = sum(not R.is_crisis(c) for c in st.deck)
+    return max(0.0, need - p.ideas - R.ideas_a_round(p) * events)
 
 
 def left_for_another(st: HeistState, p: Player, what: str) -> bool:

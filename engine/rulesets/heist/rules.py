@@ -9,6 +9,7 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from dataclasses import dataclass
+from functools import cache
 
 from engine.board_marks import seat_palette
 from engine.core import Event
@@ -609,6 +610,27 @@ def face_cost(die: int, face: int) -> int:
     """💡 needed to turn the die to ``face`` (±1 each, wrapping 6↔1)."""
     d = abs(die - face)
     return min(d, 6 - d)
+
+
+@cache
+def _ideas_a_round(character: str, skills: tuple[str, ...], items: tuple[str, ...]) -> float:
+    """:func:`ideas_a_round` for a character card, its skills and its items."""
+    content = C()
+    own = [*content.characters[character].default_actions, *(content.items[i].action for i in items)]
+    plain = [a for a in own if a and content.actions[a].kind != "special"]
+    base = max((letters(a).count("I") for a in plain), default=0)
+    faces = [(f, content.skills[s].action_for(f)) for s in skills for f in range(1, 7)]
+    faces = [(f, a) for f, a in faces if content.actions[a].kind != "special"]
+    best = [
+        max([base, *(letters(a).count("I") - face_cost(die, f) for f, a in faces)]) for die in range(1, 7)
+    ]
+    return sum(best) / 6
+
+
+def ideas_a_round(p: Player) -> float:
+    """The 💡 the character gains in a round spent thinking, on average over its die: the best of its actions
+    for ideas (its own, its items', or its skills' on any face, less the 💡 it pays to turn the die there)."""
+    return _ideas_a_round(p.character, tuple(p.skills), tuple(p.items))
 
 
 def special_options(st: HeistState, p: Player, action_id: str, source: str) -> list[Option]:

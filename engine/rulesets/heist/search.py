@@ -208,6 +208,9 @@ class _Walks:
         self._ways: dict[frozenset[str], tuple[int, frozenset[str]]] = {}
         # Once the escape is called (or on), the crew only runs: nothing more is opened, cracked or freed.
         self.running = st.escape_called or st.phase == "escape"
+        # A carrier who has the loot may think until the alarm: the rounds left, at its own rate of ideas.
+        rounds = 0 if self.running or not self.escape_ideas else rounds_left(st)
+        self.thinking: list[float] = []
         exits = R.exits(st)
         to = exits if outs is None else outs
         self.key = key = key or walk_key(st)
@@ -238,6 +241,7 @@ class _Walks:
                 held = 1
             self.held.append(held)
             self.ideas.append(p.ideas)
+            self.thinking.append(rounds * R.ideas_a_round(p) if rounds else 0.0)
             card = "keycard" in p.loot
             self.runner.append((better, card))
             vent = P.vents(p)
@@ -255,7 +259,7 @@ class _Walks:
             self._with[opened] = walks
         return self._with[opened]
 
-    def carry(self, seat: str) -> int:
+    def carry(self, seat: str) -> float:
         """From where ``seat``'s character stands to the nearest exit."""
         i = self.by_seat.get(seat)
         pos = self.st.players[seat].pos
@@ -266,18 +270,19 @@ class _Walks:
             cost, opened = self.open_way({pos})
             if pos in opened:
                 return cost + self.with_opened(opened).carry(seat)
-        return min(FAR, self.out(i, pos, self.held[i]))
+        return min(FAR, self.out(i, pos, self.held[i], self.thinking[i]))
 
-    def out(self, i: int, n: str, held: int = 0) -> int:
+    def out(self, i: int, n: str, held: int = 0, thinking: float = 0.0) -> float:
         """Character ``i``'s walk out from ``n`` (``held``: subdues before its first step), or, with
         ``escape_ideas``, the escape's run from there if that costs less: the run goes anywhere and its moves
-        are paid by the character's ideas, then the last-ditch die, which always covers one; each move
-        beyond counts as a step. Crews walked the documents out step by noisy step, two or three rounds of
-        the deck, where the scripted wins call the escape with ideas in hand."""
+        are paid by the character's ideas (and ``thinking``: the ideas it can still gather before the alarm),
+        then the last-ditch die, which always covers one; each move beyond counts as a step. Crews walked the
+        documents out step by noisy step, two or three rounds of the deck, where the scripted wins call the
+        escape with ideas in hand."""
         walk = held + self.out_of[i].get(n, FAR)
         if not self.escape_ideas:
             return walk
-        return min(walk, max(0, self.run(n, *self.runner[i]) - self.ideas[i] - 1))
+        return min(walk, max(0, self.run(n, *self.runner[i]) - self.ideas[i] - thinking - 1))
 
     def run(self, n: str, better: bool, keycard: bool) -> int:
         """The escape moves from ``n`` to the nearest way out (:func:`rules.escape_paths`; :data:`FAR` with
@@ -581,6 +586,15 @@ def job_steps(st: HeistState, escape_ideas: bool = False) -> tuple[float, int]:
 def alerts_due(st: HeistState) -> int:
     """Event cards the noise and alerts already owed by unfinished actions will throw away."""
     return int(cards_owed(st))
+
+
+def rounds_left(st: HeistState) -> int:
+    """Action phases still to come after this one before the deck runs out, if the crew raises no more alerts
+    than the unfinished actions already owe: one per event card left (crises come with an event, not on their
+    own), less the card this round's Event phase plays."""
+    events = sum(not R.is_crisis(c) for c in st.deck)
+    this_round = 1 if st.phase in ("plan", "action") else 0
+    return max(0, events - this_round - alerts_due(st))
 
 
 def cards_owed(st: HeistState) -> float:
