@@ -1034,14 +1034,13 @@ def relay_weight(st: HeistState, p: Player, c: Command) -> int:
 def escape_burden(st: HeistState, p: Player) -> float:
     """The escape moves the character would still owe the last-ditch die if the alarm sounded after it spent
     every round left thinking: its escape need (:func:`rules.escape_need`) less its ideas and the ideas of a
-    round (:func:`rules.ideas_a_round`) for each event card left, 0 if those cover it. Whoever owes less is the better one to run
-    the loot out: Johnny Swagger, at 💡 two rounds in three, held The Proving Grounds' documents beside
-    Iceheart, nearly 💡💡 a round, whom guards do not slow (seed 20178)."""
+    round (:func:`rules.ideas_a_round`) for each event card left, 0 if those cover it. Whoever owes less is
+    the better one to run the loot out: Johnny Swagger, at 💡 two rounds in three, held The Proving Grounds'
+    documents beside Iceheart, nearly 💡💡 a round, whom guards do not slow (seed 20178)."""
     need = R.escape_need(st, p)
     if need is None:
         return float(FAR_BURDEN)
-    events = sum(not R.is_crisis(c) for c in st.deck)
-    return max(0.0, need - p.ideas - R.ideas_a_round(p) * events)
+    return max(0.0, need - p.ideas - R.ideas_a_round(p) * R.events_left(st))
 
 
 def left_for_another(st: HeistState, p: Player, what: str) -> bool:

@@ -318,6 +318,11 @@ def is_crisis(card: str) -> bool:
     return C().events[card].kind == "crisis"
 
 
+def events_left(st: HeistState) -> int:
+    """Event cards still in the deck, crises aside: each is an Event phase, and a round, still to come."""
+    return sum(not is_crisis(c) for c in st.deck)
+
+
 def card_name(card: str) -> str:
     """An event or crisis card as ``2 Get Outta My Way!``."""
     return f"{card} {C().events[card].name}"

@@ -241,7 +241,7 @@ class _Walks:
                 held = 1
             self.held.append(held)
             self.ideas.append(p.ideas)
-            self.thinking.append(rounds * R.ideas_a_round(p) if rounds else 0.0)
+            self.thinking.append(rounds * R.ideas_a_round(p))
             card = "keycard" in p.loot
             self.runner.append((better, card))
             vent = P.vents(p)
@@ -592,9 +592,8 @@ def rounds_left(st: HeistState) -> int:
     """Action phases still to come after this one before the deck runs out, if the crew raises no more alerts
     than the unfinished actions already owe: one per event card left (crises come with an event, not on their
     own), less the card this round's Event phase plays."""
-    events = sum(not R.is_crisis(c) for c in st.deck)
     this_round = 1 if st.phase in ("plan", "action") else 0
-    return max(0, events - this_round - alerts_due(st))
+    return max(0, R.events_left(st) - this_round - alerts_due(st))
 
 
 def cards_owed(st: HeistState) -> float:
