@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -103,14 +104,14 @@ class Ledger:
 def table_section(path: Path, only: str = "") -> None:
     """Each ledger row (whose label contains ``only``) summed per budget: games, wins/draws/losses, the share
     of decided games won, self-harm, the seeds and commits they span; heist rows also give the rounds of
-    their wins. A game recorded with a rollout depth of its own (``depth``: a trial's, such as the Escape
+    their wins, and Skirm's hard-vs-hard pairings each squad's score (:func:`faction_scores`). A game recorded with a rollout depth of its own (``depth``: a trial's, such as the Escape
     Path swarm's 14 in docs/ai.md) makes a budget of its own. A game listed twice with the same seed,
     budget, time cap and commit (a replay) counts once."""
     if not path.exists():
         print(f"no ledger at {path}", flush=True)
         return
     seen: set[tuple[Any, ...]] = set()
-    groups: dict[tuple[str, Any, Any], list[dict[str, Any]]] = defaultdict(list)
+    groups: dict[tuple[str, Any, Any, Any], list[dict[str, Any]]] = defaultdict(list)
     for raw in path.read_text(encoding="utf-8").splitlines():
         if not raw.strip():
             continue
@@ -143,6 +144,7 @@ def table_section(path: Path, only: str = "") -> None:
         if rounds:
             out += f"  rounds of wins {rounds}"
         print(out, flush=True)
+    faction_scores(groups)
     short = []
     for label, _, _, level, _ in side_rows():
         if only not in label:
@@ -157,6 +159,33 @@ def table_section(path: Path, only: str = "") -> None:
         print(f"sides rows short of {SIDES_GAMES} games at the levels' budgets ({len(short)}):", flush=True)
         for row in short:
             print(f"  {row}", flush=True)
+
+
+MIRROR_LABEL = re.compile(r"^skirm hard vs hard: (\S+) \(player1\) vs (\S+)$")
+
+
+def faction_scores(groups: dict[tuple[str, Any, Any, Any], list[dict[str, Any]]]) -> None:
+    """Print each Skirm squad's score (win 1, draw 1/2) over the ledger's hard-vs-hard pairing rows, per
+    budget and time cap: the issue's balance figure, summed from the same games as the rows above."""
+    score: dict[tuple[Any, Any], Counter[str]] = defaultdict(Counter)
+    played: dict[tuple[Any, Any], Counter[str]] = defaultdict(Counter)
+    points = {"won": 1.0, "drew": 0.5, "lost": 0.0}
+    for (row, playouts, depth, think), games in groups.items():
+        match = MIRROR_LABEL.match(row)
+        if match is None or depth is not None:
+            continue
+        first, second = match.groups()
+        for g in games:
+            score[(playouts, think)][first] += points[g["result"]]
+            score[(playouts, think)][second] += 1.0 - points[g["result"]]
+            played[(playouts, think)][first] += 1
+            played[(playouts, think)][second] += 1
+    for (playouts, think), counts in sorted(played.items(), key=lambda kv: str(kv[0])):
+        budget = f"{playouts} playouts" + (f", {think:g} s cap" if think is not None else "")
+        ranked = sorted(counts, key=lambda q: -score[(playouts, think)][q] / counts[q])
+        parts = [f"{q} {score[(playouts, think)][q] / counts[q]:.2f} ({score[(playouts, think)][q]:g} of {counts[q]})"
+                 for q in ranked]  # fmt: skip
+        print(f"skirm faction scores at {budget}: " + ", ".join(parts), flush=True)
 
 
 @dataclass

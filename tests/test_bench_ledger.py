@@ -116,3 +116,28 @@ def test_mirror_rows_print_and_record_each_game_for_the_row_s_seat(
     summary = next(ln for ln in out.splitlines() if ln.startswith(row[0]) and "n=2" in ln)
     counts = {r: sum(e["result"] == r for e in entries) for r in ("won", "drew", "lost")}
     assert re.search(rf"W\s+{counts['won']} D\s+{counts['drew']} L\s+{counts['lost']}\b", summary), summary
+
+
+def test_the_table_scores_each_skirm_squad_over_the_pairings_it_played_either_way(
+    bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "games.jsonl"
+    ledger = bench.Ledger(path, think=None, revision="abc1234")
+    there, back = (
+        "skirm hard vs hard: shock (player1) vs coven",
+        "skirm hard vs hard: coven (player1) vs shock",
+    )
+    ledger.record(there, 10004, None, "won", 500, 0)
+    ledger.record(there, 10004, None, "won", 500, 0)  # a replay counts once
+    ledger.record(there, 10005, None, "drew", 500, 0)
+    ledger.record(back, 10004, None, "won", 500, 0)
+    ledger.record(back, 10005, None, "lost", 500, 0)
+    ledger.record(back, 10006, None, "won", 100, 0)  # another budget is scored apart
+    bench.table_section(path, "skirm hard vs hard")
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("skirm faction scores")]
+    full = next(ln for ln in lines if "at 500 playouts:" in ln)
+    # shock: won 1, drew 1/2 as player1; lost 1, won 1 as player2 -> 2.5 of 4; coven 1.5 of 4.
+    assert full.endswith("shock 0.62 (2.5 of 4), coven 0.38 (1.5 of 4)"), full
+    cut = next(ln for ln in lines if "at 100 playouts:" in ln)
+    assert cut.endswith("coven 1.00 (1 of 1), shock 0.00 (0 of 1)"), cut
+    assert len(lines) == 2
