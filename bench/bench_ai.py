@@ -104,8 +104,9 @@ class Ledger:
 def table_section(path: Path, only: str = "") -> None:
     """Each ledger row (whose label contains ``only``) summed per budget: games, wins/draws/losses, the share
     of decided games won, self-harm, the seeds and commits they span; heist rows also give the rounds of
-    their wins, and Skirm's hard-vs-hard pairings each squad's score (:func:`faction_scores`). A game recorded with a rollout depth of its own (``depth``: a trial's, such as the Escape
-    Path swarm's 14 in docs/ai.md) makes a budget of its own. A game listed twice with the same seed,
+    their wins, and Skirm's hard-vs-hard pairings each squad's score (:func:`faction_scores`). A game
+    recorded with a rollout depth of its own (``depth``: a trial's, such as the Escape Path swarm's 14 in
+    docs/ai.md) makes a budget of its own. A game listed twice with the same seed,
     budget, time cap and commit (a replay) counts once."""
     if not path.exists():
         print(f"no ledger at {path}", flush=True)
@@ -182,9 +183,9 @@ def faction_scores(groups: dict[tuple[str, Any, Any, Any], list[dict[str, Any]]]
             played[(playouts, think)][second] += 1
     for (playouts, think), counts in sorted(played.items(), key=lambda kv: str(kv[0])):
         budget = f"{playouts} playouts" + (f", {think:g} s cap" if think is not None else "")
-        ranked = sorted(counts, key=lambda q: -score[(playouts, think)][q] / counts[q])
-        parts = [f"{q} {score[(playouts, think)][q] / counts[q]:.2f} ({score[(playouts, think)][q]:g} of {counts[q]})"
-                 for q in ranked]  # fmt: skip
+        points_of = score[(playouts, think)]
+        ranked = sorted(counts, key=lambda q: -points_of[q] / counts[q])
+        parts = [f"{q} {points_of[q] / counts[q]:.2f} ({points_of[q]:g} of {counts[q]})" for q in ranked]
         print(f"skirm faction scores at {budget}: " + ", ".join(parts), flush=True)
 
 
