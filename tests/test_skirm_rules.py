@@ -12,7 +12,7 @@ from engine import AmbiguousCommand, Game, IllegalCommand, NotYourTurn, RuleErro
 from engine.geometry.square import parse_cell
 from engine.rulesets.skirm import board as B
 from engine.rulesets.skirm import rules as R
-from engine.rulesets.skirm.content import factions, ready_squads, unit_type
+from engine.rulesets.skirm.content import factions, ready_squads, unit_type, weapon
 from engine.rulesets.skirm.squads import check_squad, squad_cost
 from engine.rulesets.skirm.state import DOWNED, OUT, STANDING, SkirmState
 
@@ -172,6 +172,16 @@ def test_the_skyborn_fights_with_melee_skill_5():
     # free (ruling 51), and the Red Choir fell to 0.39; its Skyborn's MSK 4 -> 5 brought it back to 0.42.
     assert unit_type("skyborn").msk == 5
     assert unit_type("sister").msk == 5 and unit_type("zealot").msk == 4  # the rest of the Choir as tuned
+
+
+def test_the_war_witch_hex_bolt_throws_three_dice_and_the_court_brings_four_warriors():
+    # Content tuned at hard's own 500 playouts (ruling 47, variant H): the Coven scored 0.38 and Ankh 0.37;
+    # Hex Bolt ROA 2 -> 3 and a fourth Revenant Warrior (the Court had 11 EP unspent) brought both back.
+    assert (weapon("hex_bolt").roa, weapon("hex_bolt").ep) == (3, 5)
+    assert unit_type("zealot").arm == 3  # variant G's Zealot armour was not kept
+    court = ready_squads()["ankh"]
+    assert [u["type"] for u in court["units"]].count("warrior") == 4
+    assert (len(court["units"]), squad_cost(court)) == (7, 99)
 
 
 def test_unused_orders_are_lost_at_the_end_of_the_turn():
