@@ -184,6 +184,12 @@ def test_the_war_witch_hex_bolt_throws_three_dice_and_the_court_brings_four_warr
     assert (len(court["units"]), squad_cost(court)) == (7, 99)
 
 
+def test_revenant_warriors_shoot_with_ranged_skill_2():
+    # Variant I (ruling 47): with four Warriors the Court scored 0.63; their RSK 3 -> 2 brought it to 0.57.
+    warrior = unit_type("warrior")
+    assert (warrior.rsk, warrior.msk, warrior.arm, warrior.ep) == (2, 3, 4, 10)
+
+
 def test_unused_orders_are_lost_at_the_end_of_the_turn():
     game = arena({"captain": "a1", "gaunt": "l12"}, orders=(2, 2))
     st = state(game)
