@@ -1001,17 +1001,25 @@ def listing(st: SkirmState, seat: str, *, unchecked: bool = False) -> list[Group
         ]
     out: list[Group] = []
     if st.ordered:
-        out.append(Group([Command("end", (), f"{st.units[st.ordered].name} skips the ordered action")]))
+        out.append(Group([st.units[st.ordered]], _skip_order))
         out += unit_actions(st, st.units[st.ordered], basic_only=True, unchecked=unchecked)
         return out
     if st.active:
         u = st.units[st.active]
-        out.append(Group([Command("end", (), f"End {u.name}'s activation")]))
+        out.append(Group([u], _end_activation))
         out += unit_actions(st, u, basic_only=False, unchecked=unchecked)
     else:
         out.append(Group([u for u in st.units.values() if u.seat == seat and R.can_activate(u)], _activate))
     out += skill_groups(st, seat, unchecked=unchecked)
     return out
+
+
+def _skip_order(u: Unit) -> Command:
+    return Command("end", (), f"{u.name} skips the ordered action")
+
+
+def _end_activation(u: Unit) -> Command:
+    return Command("end", (), f"End {u.name}'s activation")
 
 
 def _activate(u: Unit) -> Command:
