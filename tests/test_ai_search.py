@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import gc
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -248,6 +249,30 @@ def test_a_clock_caps_the_thinking_time() -> None:
         game.state, seat, seed=1, clock=lambda: float(next(ticks))
     )
     assert result.playouts <= 6  # the fake clock advances one second per reading
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_search_leaves_the_cycle_collector_as_it_found_it_even_when_it_fails(enabled: bool) -> None:
+    game = midgame("escapepath", 12)
+    seat = game.next_bot_seat()
+    assert seat is not None
+    seen: list[bool] = []
+
+    def clock() -> float:  # read between playouts, while the search runs
+        seen.append(gc.isenabled())
+        if len(seen) > 3:
+            raise RuntimeError("the clock broke")
+        return 0.0
+
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        with pytest.raises(RuntimeError, match="the clock broke"):
+            Searcher(game.ruleset, Budget(playouts=50, seconds=5)).choose(game.state, seat, seed=1, clock=clock)
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen[1:] == [False] * len(seen[1:])  # paused while the playouts ran
 
 
 def test_engine_game_and_ai_import_without_a_cycle_or_lazy_imports() -> None:

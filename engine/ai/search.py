@@ -18,9 +18,11 @@ clock itself). The result tells how many playouts ran and how long they took, fo
 
 from __future__ import annotations
 
+import gc
 import math
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
@@ -32,6 +34,21 @@ from engine.errors import NotYourTurn, RuleError
 from engine.ruleset import Ruleset
 
 _MASK64 = (1 << 64) - 1
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector for the block (reference counting still frees what each playout
+    drops). The tree lives as long as the search and a playout makes thousands of short-lived objects: the
+    collector would walk the tree again and again (6-9% of the Dark Realms and Escape Path searches' time)
+    to find next to nothing. Restores the collector as it was, whatever the block raises."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 # Tries (each with fresh dice) a root command gets to show it may take out one of the mover's own figures:
@@ -177,16 +194,17 @@ class Searcher:
         picker = Picker(seed)
         budget = self.budget
         done = 0
-        while done < budget.playouts:
-            if clock is not None and budget.seconds is not None and done:
-                spent = clock() - start
-                # Stop before a playout of average length would overrun the time limit.
-                if spent + spent / done > budget.seconds:
-                    break
-            det = rs.determinize(state, seat, deal)
-            det.rng = SplitRng(seed=deal.below(2**62))
-            self._playout(root, det, seat, list(by_text), picker)
-            done += 1
+        with collector_paused():
+            while done < budget.playouts:
+                if clock is not None and budget.seconds is not None and done:
+                    spent = clock() - start
+                    # Stop before a playout of average length would overrun the time limit.
+                    if spent + spent / done > budget.seconds:
+                        break
+                det = rs.determinize(state, seat, deal)
+                det.rng = SplitRng(seed=deal.below(2**62))
+                self._playout(root, det, seat, list(by_text), picker)
+                done += 1
         visits = {t: n.visits for t, n in root.children.items()}
         best = max(root_options, key=lambda c: (visits[c.text], root.children[c.text].prior))
         return SearchResult(best, done, (clock() - start) if clock else 0.0, visits)
