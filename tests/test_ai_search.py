@@ -268,7 +268,9 @@ def test_a_search_leaves_the_cycle_collector_as_it_found_it_even_when_it_fails(e
     (gc.enable if enabled else gc.disable)()
     try:
         with pytest.raises(RuntimeError, match="the clock broke"):
-            Searcher(game.ruleset, Budget(playouts=50, seconds=5)).choose(game.state, seat, seed=1, clock=clock)
+            Searcher(game.ruleset, Budget(playouts=50, seconds=5)).choose(
+                game.state, seat, seed=1, clock=clock
+            )
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
