@@ -542,12 +542,20 @@ def speed_section(budgets: dict[str, Budget], only: str = "") -> None:
             fast_random_game(ruleset, 100 + n)
             n += 1
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-        seat = game.next_bot_seat()
-        assert seat is not None
         hard = level_budget("hard", ruleset, budgets["hard"].playouts)
         assert hard is not None
-        res = Searcher(rs, hard).choose(game.state, seat, seed=1, clock=time.perf_counter)
-        rate = res.playouts / res.elapsed if res.elapsed else 0.0
+        # Playouts per second from the first decision on that really searches (where the worthwhile
+        # commands come down to one, the search plays it without a playout).
+        rate, searched_at = 0.0, len(game.log)
+        for e in full.log[len(game.log) :]:
+            seat = game.next_bot_seat()
+            if seat is None:
+                break
+            res = Searcher(rs, hard).choose(game.state, seat, seed=1, clock=time.perf_counter)
+            if res.playouts and res.elapsed:
+                rate, searched_at = res.playouts / res.elapsed, len(game.log)
+                break
+            game.apply(e.seat, e.text)
         times: dict[str, list[float]] = {"normal": [], "hard": []}
         for level in times:
             for k in range(0, len(full.log), max(1, len(full.log) // 12)):
@@ -566,7 +574,7 @@ def speed_section(budgets: dict[str, Budget], only: str = "") -> None:
                       f"{statistics.median(ms):.0f} ms, p95 {pct(ms, 95):.0f} ms", flush=True)  # fmt: skip
         print(f"{ruleset}: copy_state {copy_ms:.3f} ms (target <= 0.1); random self-play {n / wall:.0f} "
               f"games/s wall, {n / cpu:.0f} games/s CPU (target >= 100); search {rate:.0f} playouts/s "
-              f"(hard, rollout depth {hard.depth})", flush=True)  # fmt: skip
+              f"(hard, rollout depth {hard.depth}, command {searched_at} of seed 5's game)", flush=True)  # fmt: skip
 
 
 # A member's seat and the seats the game plays at hard, per ruleset, for the burst section.

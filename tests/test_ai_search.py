@@ -251,6 +251,23 @@ def test_a_clock_caps_the_thinking_time() -> None:
     assert result.playouts <= 6  # the fake clock advances one second per reading
 
 
+def test_a_timed_search_leaves_room_for_a_playout_as_long_as_its_longest() -> None:
+    game = midgame("escape", 16)
+    seat = game.next_bot_seat()
+    assert seat is not None
+    readings = iter(range(10_000))
+
+    def clock() -> float:  # readings: the start, then before and after each playout; the first takes 0.45 s
+        n = next(readings)
+        return 0.01 * n + (0.45 if n >= 2 else 0.0)
+
+    result = Searcher(game.ruleset, Budget(playouts=1000, seconds=1.0)).choose(
+        game.state, seat, seed=1, clock=clock
+    )
+    assert result.playouts >= 2
+    assert result.elapsed + 0.45 <= 1.0  # stopping at the average playout would have run on to 1.0
+
+
 @pytest.mark.parametrize("enabled", [True, False])
 def test_a_search_leaves_the_cycle_collector_as_it_found_it_even_when_it_fails(enabled: bool) -> None:
     game = midgame("escapepath", 12)
