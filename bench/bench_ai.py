@@ -528,8 +528,7 @@ def speed_section(budgets: dict[str, Budget], only: str = "") -> None:
         for _ in range(500):
             rs.copy_state(game.state)
         copy_ms = (time.perf_counter() - t) / 500 * 1000
-        # The garbage the rulesets before left (search trees) is collected first, so it does not slow this
-        # one's figures down: a bot process runs one ruleset's games at a time in each worker.
+        # Collected first, so that this ruleset's figures do not pay for what the rulesets before left.
         gc.collect()
         # Warm up first: the rulesets memoise what the maps never change (Skirm's sight lines between two
         # squares, its tables of steps), so a process's first games run slower than a running bot's.
